@@ -1,0 +1,41 @@
+//! The rules of the chess variant Congo: bitboards, move generation, move execution with drowning,
+//! notation, Zobrist hashing, perft and search.
+//!
+//! Pure Rust, no Python. The rules are in [`rules`], one file per piece and one for the river; the
+//! rest of the crate is machinery around them.
+//!
+//! ```
+//! use congo_core::{Position, perft};
+//!
+//! let start = Position::start();
+//! assert_eq!(start.legal_moves().len(), 24);
+//! assert_eq!(perft(&start, 2), 576);
+//! let next = start.play(&congo_core::parse_move("c1c3").unwrap()).unwrap();
+//! assert_eq!(next.fen(), "gmelecz/ppppppp/7/7/2E4/PPPPPPP/GM1LECZ b 1");
+//! ```
+
+pub mod bitboard;
+pub mod board;
+pub mod fen;
+mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod outcome;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod rules;
+pub mod square;
+pub mod tables;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use fen::{FenError, ParseFenError, STARTING_BOARD_FEN, STARTING_FEN};
+pub use moves::{Move, MoveList, Path, PathError};
+pub use notation::{parse_move, MoveSyntaxError};
+pub use outcome::{Outcome, Termination};
+pub use perft::{divide, perft, perft_full};
+pub use piece::{Color, Piece, Role};
+pub use position::{IllegalMoveError, IllegalReason, Position, PositionError, Setup};
+pub use square::Square;

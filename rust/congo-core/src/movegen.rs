@@ -1,0 +1,92 @@
+//! Move generation: puts the per-piece rules of [`crate::rules`] together for a whole position.
+
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveList, Path};
+use crate::piece::Role;
+use crate::position::Position;
+use crate::rules::{self, monkey, Sides};
+use crate::square::Square;
+
+impl Position {
+    /// What the side to move's pieces need to know, or `None` once a lion has been captured (a decided
+    /// game has no moves).
+    #[inline]
+    fn sides(&self) -> Option<Sides> {
+        if self.is_decided() {
+            None
+        } else {
+            Some(Sides::new(&self.board, self.turn))
+        }
+    }
+
+    /// All legal moves. There is no check in Congo: every generated move is legal.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.for_each_move(&mut |m| moves.push(m));
+        moves
+    }
+
+    /// Calls `emit` for every legal move, piece type by piece type.
+    #[inline]
+    pub fn for_each_move(&self, emit: &mut impl FnMut(Move)) {
+        let Some(sides) = self.sides() else { return };
+        for role in Role::ALL {
+            for from in self.board.by_role(role) & sides.own {
+                piece_moves(role, from, &sides, emit);
+            }
+        }
+    }
+
+    /// Calls `emit` for every legal move of the piece on `from` (nothing if it is not the mover's).
+    pub fn for_each_move_from(&self, from: Square, emit: &mut impl FnMut(Move)) {
+        let Some(sides) = self.sides() else { return };
+        if !sides.own.contains(from) {
+            return;
+        }
+        if let Some(role) = self.board.role_at(from) {
+            piece_moves(role, from, &sides, emit);
+        }
+    }
+
+    /// The number of legal moves, counted without building them.
+    pub fn count_legal_moves(&self) -> u64 {
+        let Some(sides) = self.sides() else { return 0 };
+        let mut n = 0;
+        for role in Role::ALL {
+            for from in self.board.by_role(role) & sides.own {
+                n += u64::from(rules::targets(role, from, &sides).count());
+                if role == Role::Monkey {
+                    n += monkey::count_chains(from, &sides);
+                }
+            }
+        }
+        n
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_moves(&self) -> bool {
+        let Some(sides) = self.sides() else { return false };
+        for role in Role::ALL {
+            for from in self.board.by_role(role) & sides.own {
+                if rules::targets(role, from, &sides).any() {
+                    return true;
+                }
+                if role == Role::Monkey && monkey::has_jump(from, &sides) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+#[inline]
+fn piece_moves(role: Role, from: Square, sides: &Sides, emit: &mut impl FnMut(Move)) {
+    for to in rules::targets(role, from, sides) {
+        let captured = Bitboard::from_square(to) & sides.enemy;
+        emit(Move { path: Path::single(from, to), captured, role });
+    }
+    if role == Role::Monkey {
+        monkey::for_each_chain(from, sides, emit);
+    }
+}

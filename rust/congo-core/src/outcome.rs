@@ -1,0 +1,74 @@
+//! The end of the game (RULES §8), the part that needs no history: a captured lion, no legal move,
+//! bare lions. Repetition and ply limits depend on a game's history and are judged by its caller.
+
+use core::fmt;
+
+use crate::piece::{Color, Role};
+use crate::position::Position;
+use crate::rules::{lion, Sides};
+
+/// How a game ended.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+pub enum Termination {
+    /// A lion was captured; the capturer wins.
+    LionCaptured,
+    /// The side to move has no legal move and loses (there is no stalemate in Congo).
+    NoLegalMoves,
+    /// Only the two lions are left and the side to move cannot capture the other: a draw.
+    BareLions,
+}
+
+/// The result of a finished game.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Hash)]
+pub struct Outcome {
+    pub termination: Termination,
+    /// `None` for a draw.
+    pub winner: Option<Color>,
+}
+
+impl Outcome {
+    /// `"1-0"`, `"0-1"` or `"1/2-1/2"`.
+    pub const fn result(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.result())
+    }
+}
+
+impl Position {
+    /// The outcome if the game is over by the rules alone, else `None`.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let lions = self.board().by_role(Role::Lion);
+        if lions.count() < 2 {
+            let winner = Color::ALL.into_iter().find(|&c| (lions & self.board().by_color(c)).any());
+            return Some(Outcome { termination: Termination::LionCaptured, winner });
+        }
+        if self.is_bare_lions() {
+            return Some(Outcome { termination: Termination::BareLions, winner: None });
+        }
+        if !self.has_legal_moves() {
+            return Some(Outcome { termination: Termination::NoLegalMoves, winner: Some(!self.turn()) });
+        }
+        None
+    }
+
+    /// Only the two lions are left and the side to move cannot capture the other lion at once.
+    pub fn is_bare_lions(&self) -> bool {
+        let board = self.board();
+        let lions = board.by_role(Role::Lion);
+        if board.occupied() != lions || lions.count() != 2 {
+            return false;
+        }
+        let sides = Sides::new(board, self.turn());
+        let facing = self.lion(self.turn()).map(|sq| lion::facing_capture(sq, &sides));
+        facing.is_none_or(|bb| bb.is_empty())
+    }
+}

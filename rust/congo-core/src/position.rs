@@ -1,0 +1,281 @@
+//! Game states: an unvalidated [`Setup`] and a validated [`Position`], and move execution (RULES §7).
+
+use core::fmt;
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::moves::{Move, Path};
+use crate::piece::{Color, Piece, Role};
+use crate::rules::{pawn, river};
+use crate::square::Square;
+use crate::tables::castle_of;
+use crate::zobrist;
+
+/// A placement, side to move and move number, exactly as written; nothing is checked.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub struct Setup {
+    pub board: Board,
+    pub turn: Color,
+    /// The full-move number: starts at 1 (0 is accepted) and grows after Black's move.
+    pub fullmove: u32,
+}
+
+impl Setup {
+    /// The start position.
+    pub fn start() -> Setup {
+        Setup { board: Board::start(), turn: Color::White, fullmove: 1 }
+    }
+}
+
+impl Default for Setup {
+    fn default() -> Setup {
+        Setup::start()
+    }
+}
+
+/// Why a placement is not a position this project plays from (RULES §9).
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum PositionError {
+    /// Neither lion is on the board.
+    NoLions,
+    /// A side has more than one lion.
+    TooManyLions { color: Color, count: u32 },
+    /// With both lions on the board, a lion stands outside its own castle.
+    LionOutsideCastle { color: Color, square: Square },
+    /// A pawn stands on the rank where it would have promoted.
+    PawnOnFarRank { color: Color, square: Square },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PositionError::NoLions => f.write_str("neither lion is on the board (at least one is required)"),
+            PositionError::TooManyLions { color, count } => {
+                write!(f, "{} has {count} lions (at most one is allowed)", color.name())
+            }
+            PositionError::LionOutsideCastle { color, square } => write!(
+                f,
+                "the {} lion on {square} stands outside its castle ({})",
+                color.name(),
+                if color.is_white() { "c1-e3" } else { "c5-e7" }
+            ),
+            PositionError::PawnOnFarRank { color, square } => write!(
+                f,
+                "the {} pawn on {square} stands on its far rank, where it would have promoted",
+                color.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A move that is well formed but not legal in the position.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct IllegalMoveError {
+    pub path: Path,
+    pub reason: IllegalReason,
+}
+
+/// Why a move is not legal.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum IllegalReason {
+    /// The game is over: a lion has been captured.
+    GameDecided,
+    /// No piece of the side to move stands on the from-square.
+    NoPieceOfSideToMove,
+    /// The piece there cannot make this move.
+    NotAMoveOfThePiece(Piece),
+}
+
+impl fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path;
+        match self.reason {
+            IllegalReason::GameDecided => write!(f, "illegal move {path}: a lion has been captured, the game is over"),
+            IllegalReason::NoPieceOfSideToMove => {
+                write!(f, "illegal move {path}: no piece of the side to move on {}", path.from())
+            }
+            IllegalReason::NotAMoveOfThePiece(piece) => write!(
+                f,
+                "illegal move {path}: the {} {} on {} cannot move like that",
+                piece.color.name(),
+                piece.role.name(),
+                path.from()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMoveError {}
+
+/// A validated game state. Every move generated for it is legal (there is no check in Congo).
+///
+/// Small and `Copy`: making a move copies the position (copy-make).
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug)]
+pub struct Position {
+    pub(crate) board: Board,
+    pub(crate) hash: u64,
+    pub(crate) fullmove: u32,
+    pub(crate) turn: Color,
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::start()
+    }
+}
+
+impl Position {
+    /// The start position.
+    pub fn start() -> Position {
+        Position::from_setup(Setup::start()).unwrap_or_else(|_| unreachable!("the start position is valid"))
+    }
+
+    /// Validates a setup (RULES §9): at most one lion per side and at least one on the board; while both
+    /// lions are on the board each stands in its own castle; no pawn on its far rank.
+    pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
+        let board = &setup.board;
+        let lions = board.by_role(Role::Lion);
+        if lions.is_empty() {
+            return Err(PositionError::NoLions);
+        }
+        for color in Color::ALL {
+            let own = lions & board.by_color(color);
+            if own.count() > 1 {
+                return Err(PositionError::TooManyLions { color, count: own.count() });
+            }
+        }
+        if lions.count() == 2 {
+            for color in Color::ALL {
+                let lion = lions & board.by_color(color);
+                if let Some(square) = (lion & !castle_of(color)).first() {
+                    return Err(PositionError::LionOutsideCastle { color, square });
+                }
+            }
+        }
+        for color in Color::ALL {
+            let pawns = board.by_piece(Piece::new(Role::Pawn, color));
+            if let Some(square) = (pawns & Bitboard::rank(color.far_rank())).first() {
+                return Err(PositionError::PawnOnFarRank { color, square });
+            }
+        }
+        Ok(Position {
+            board: setup.board,
+            hash: zobrist::hash(&setup.board, setup.turn),
+            fullmove: setup.fullmove,
+            turn: setup.turn,
+        })
+    }
+
+    /// The setup this position was made from.
+    pub fn to_setup(&self) -> Setup {
+        Setup { board: self.board, turn: self.turn, fullmove: self.fullmove }
+    }
+
+    #[inline]
+    pub const fn board(&self) -> &Board {
+        &self.board
+    }
+
+    #[inline]
+    pub const fn turn(&self) -> Color {
+        self.turn
+    }
+
+    #[inline]
+    pub const fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The Zobrist hash of the placement and side to move.
+    #[inline]
+    pub const fn zobrist_hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The lion of `color`, if it is still on the board.
+    #[inline]
+    pub fn lion(&self, color: Color) -> Option<Square> {
+        self.board.by_piece(Piece::new(Role::Lion, color)).first()
+    }
+
+    /// Whether a lion has been captured (the game is decided).
+    #[inline]
+    pub fn is_decided(&self) -> bool {
+        self.board.by_role(Role::Lion).count() < 2
+    }
+
+    /// The legal move with this path, or why there is none.
+    pub fn find_move(&self, path: &Path) -> Result<Move, IllegalMoveError> {
+        let illegal = |reason| IllegalMoveError { path: *path, reason };
+        if self.is_decided() {
+            return Err(illegal(IllegalReason::GameDecided));
+        }
+        let piece = match self.board.piece_at(path.from()) {
+            Some(piece) if piece.color == self.turn => piece,
+            _ => return Err(illegal(IllegalReason::NoPieceOfSideToMove)),
+        };
+        let mut found = None;
+        self.for_each_move_from(path.from(), &mut |m| {
+            if m.path == *path {
+                found = Some(m);
+            }
+        });
+        found.ok_or(illegal(IllegalReason::NotAMoveOfThePiece(piece)))
+    }
+
+    /// Whether a path is a legal move here.
+    pub fn is_legal(&self, path: &Path) -> bool {
+        self.find_move(path).is_ok()
+    }
+
+    /// Plays the legal move with this path.
+    pub fn play(&self, path: &Path) -> Result<Position, IllegalMoveError> {
+        Ok(self.play_unchecked(&self.find_move(path)?))
+    }
+
+    /// Plays a move generated for this position (RULES §7): captures, promotion, drowning, counters.
+    ///
+    /// The move must come from this position's move generator; anything else gives an unspecified
+    /// (but memory-safe) position.
+    #[inline]
+    #[must_use]
+    pub fn play_unchecked(&self, m: &Move) -> Position {
+        let mut next = *self;
+        let us = self.turn;
+        let them = !us;
+        let (from, to) = (m.from(), m.to());
+        let mut hash = self.hash ^ zobrist::WHITE_TO_MOVE;
+
+        // 1. Lift the mover; remove the captured pieces (the target, or every jumped piece of a chain).
+        next.board.remove_pieces(us, Bitboard::from_square(from), |_, _| {});
+        hash ^= zobrist::piece_key(us, m.role, from);
+        next.board.remove_pieces(them, m.captured, |role, sq| hash ^= zobrist::piece_key(them, role, sq));
+
+        // 2. Land, promoting a pawn on its far rank.
+        let role = if m.role == Role::Pawn && pawn::promotes(us, to) { Role::Superpawn } else { m.role };
+        next.board.put(to, Piece::new(role, us));
+        hash ^= zobrist::piece_key(us, role, to);
+
+        // 3. Drowning, for the mover only.
+        let swimmers = next.board.by_color(us) & !next.board.by_role(Role::Crocodile);
+        let drowned = river::drowned(swimmers, from, to);
+        next.board.remove_pieces(us, drowned, |role, sq| hash ^= zobrist::piece_key(us, role, sq));
+
+        // 4.–5. Switch sides; a full move ends after Black's move.
+        if us == Color::Black {
+            next.fullmove = self.fullmove.saturating_add(1);
+        }
+        next.turn = them;
+        next.hash = hash;
+        next
+    }
+
+    /// The position with colours swapped and the board turned around.
+    pub fn mirrored(&self) -> Position {
+        let board = self.board.mirrored();
+        let turn = !self.turn;
+        Position { board, hash: zobrist::hash(&board, turn), fullmove: self.fullmove, turn }
+    }
+}

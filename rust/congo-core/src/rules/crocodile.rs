@@ -1,0 +1,21 @@
+//! Crocodile (RULES §4): a king step, move or capture, anywhere. Out of the river it also slides along
+//! its file toward the river over empty squares, stopping at the first piece (capturing it if it is an
+//! enemy) or on the river square; never past the river. In the river it slides along rank 4 both ways,
+//! capturing the first enemy met. It never drowns.
+
+use super::Sides;
+use crate::bitboard::Bitboard;
+use crate::square::Square;
+use crate::tables::{ray_attacks, Direction, KING, RIVER};
+
+#[inline]
+pub fn targets(from: Square, sides: &Sides) -> Bitboard {
+    let slide = if RIVER.contains(from) {
+        ray_attacks(from, Direction::East, sides.occupied) | ray_attacks(from, Direction::West, sides.occupied)
+    } else {
+        let toward_river = if from.rank() < 3 { Direction::North } else { Direction::South };
+        // The river square stops the slide as a piece would: the ray is cut just beyond it.
+        ray_attacks(from, toward_river, sides.occupied | RIVER)
+    };
+    (KING[from.index()] | slide) & !sides.own
+}

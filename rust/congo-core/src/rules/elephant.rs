@@ -1,0 +1,12 @@
+//! Elephant (RULES §4): a leap of one or two squares orthogonally, move or capture at either distance.
+//! The two-square leap ignores the square in between.
+
+use super::Sides;
+use crate::bitboard::Bitboard;
+use crate::square::Square;
+use crate::tables::ELEPHANT;
+
+#[inline]
+pub fn targets(from: Square, sides: &Sides) -> Bitboard {
+    ELEPHANT[from.index()] & !sides.own
+}

@@ -1,0 +1,59 @@
+//! The rules of Congo, one file per rule (RULES.md §4–§6).
+//!
+//! Each piece file answers one question: from this square, which squares can this piece reach? The
+//! answers are bitboards that never include a friendly piece. Monkey jump chains ([`monkey`]) and the
+//! drowning rule ([`river`]) have files of their own; move generation ([`crate::movegen`]) only puts
+//! these answers together.
+
+pub mod crocodile;
+pub mod elephant;
+pub mod giraffe;
+pub mod lion;
+pub mod monkey;
+pub mod pawn;
+pub mod river;
+pub mod superpawn;
+pub mod zebra;
+
+use crate::bitboard::Bitboard;
+use crate::board::Board;
+use crate::piece::{Color, Role};
+use crate::square::Square;
+
+/// What a piece of the side to move needs to know about the board.
+#[derive(Copy, Clone, Debug)]
+pub struct Sides {
+    pub us: Color,
+    pub own: Bitboard,
+    pub enemy: Bitboard,
+    pub occupied: Bitboard,
+    pub empty: Bitboard,
+    /// The enemy lion's square as a set (empty when it has been captured).
+    pub enemy_lion: Bitboard,
+}
+
+impl Sides {
+    #[inline]
+    pub fn new(board: &Board, us: Color) -> Sides {
+        let own = board.by_color(us);
+        let enemy = board.by_color(!us);
+        let occupied = own | enemy;
+        Sides { us, own, enemy, occupied, empty: !occupied, enemy_lion: board.by_role(Role::Lion) & enemy }
+    }
+}
+
+/// The squares the piece of `role` on `from` moves or captures to in one leg: every move except the
+/// monkey's jump chains.
+#[inline]
+pub fn targets(role: Role, from: Square, sides: &Sides) -> Bitboard {
+    match role {
+        Role::Pawn => pawn::targets(from, sides),
+        Role::Superpawn => superpawn::targets(from, sides),
+        Role::Monkey => monkey::steps(from, sides),
+        Role::Giraffe => giraffe::targets(from, sides),
+        Role::Zebra => zebra::targets(from, sides),
+        Role::Elephant => elephant::targets(from, sides),
+        Role::Crocodile => crocodile::targets(from, sides),
+        Role::Lion => lion::targets(from, sides),
+    }
+}

@@ -1,0 +1,45 @@
+//! Pawn (RULES §4): one square straight or diagonally forward, move or capture. Only when across the
+//! river (never while in it) also one or two squares straight back, move only, without jumping.
+//! Promotion: a pawn arriving on its far rank becomes a superpawn at once.
+
+use super::Sides;
+use crate::bitboard::Bitboard;
+use crate::piece::Color;
+use crate::square::Square;
+use crate::tables::{across_river, backward_directions, Direction, PAWN_FORWARD, STEP};
+
+#[inline]
+pub fn targets(from: Square, sides: &Sides) -> Bitboard {
+    let forward = PAWN_FORWARD[sides.us.index()][from.index()] & !sides.own;
+    if across_river(sides.us).contains(from) {
+        forward | retreats(from, &[backward_directions(sides.us)[0]], sides.empty)
+    } else {
+        forward
+    }
+}
+
+/// Steps of one or two squares in each of `directions`, onto empty squares only and never over a piece.
+#[inline]
+pub(crate) fn retreats(from: Square, directions: &[Direction], empty: Bitboard) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for dir in directions {
+        let table = &STEP[dir.index()];
+        let Some(one) = Square::new(table[from.index()]) else { continue };
+        if !empty.contains(one) {
+            continue;
+        }
+        out = out.with(one);
+        if let Some(two) = Square::new(table[one.index()]) {
+            if empty.contains(two) {
+                out = out.with(two);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a pawn of `color` arriving on `to` promotes to a superpawn.
+#[inline]
+pub const fn promotes(color: Color, to: Square) -> bool {
+    to.rank() == color.far_rank()
+}

@@ -1,0 +1,16 @@
+//! Superpawn (RULES §4): every forward move and capture of a pawn, one square sideways (move or
+//! capture), and anywhere on the board one or two squares straight or diagonally back, move only,
+//! without jumping.
+
+use super::pawn::retreats;
+use super::Sides;
+use crate::bitboard::Bitboard;
+use crate::square::Square;
+use crate::tables::{backward_directions, PAWN_FORWARD, SIDEWAYS};
+
+#[inline]
+pub fn targets(from: Square, sides: &Sides) -> Bitboard {
+    let forward_and_sideways =
+        (PAWN_FORWARD[sides.us.index()][from.index()] | SIDEWAYS[from.index()]) & !sides.own;
+    forward_and_sideways | retreats(from, &backward_directions(sides.us), sides.empty)
+}
