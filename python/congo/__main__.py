@@ -9,7 +9,7 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
-from typing import Optional, TextIO
+from typing import TextIO
 
 import congo
 from congo import _core
@@ -73,18 +73,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"congo {congo.__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    perft = commands.add_parser("perft", help="count the leaves of the move tree", description=cmd_perft.__doc__)
+    perft = commands.add_parser(
+        "perft", help="count the leaves of the move tree", description=cmd_perft.__doc__
+    )
     perft.add_argument("depth", type=_nonnegative_int, metavar="DEPTH", help="plies to search")
-    perft.add_argument("--fen", default=congo.STARTING_FEN, help="start from this position (default: the start)")
+    perft.add_argument(
+        "--fen", default=congo.STARTING_FEN, help="start from this position (default: the start)"
+    )
     perft.add_argument("--divide", action="store_true", help="print the count below each first move")
     perft.add_argument(
-        "--no-bulk", action="store_true", help="make every leaf move instead of counting the last ply"
+        "--no-bulk",
+        action="store_true",
+        help="make every leaf move instead of counting the last ply",
     )
     perft.set_defaults(func=cmd_perft)
     return parser
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``congo`` command. Returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Iterator, Mapping
-from typing import Callable, Optional
+from typing import Callable
 
-from congo._core import Move, Position, STARTING_FEN
+from congo._core import STARTING_FEN, Move, Position
 from congo.pieces import BLACK, Color, Piece, PieceType, _piece
 from congo.squares import (
     BB_CASTLES,
@@ -40,7 +40,11 @@ class Termination(enum.Enum):
     """The caller's ply limit was reached: a draw."""
 
 
-_CORE_TERMINATIONS = {1: Termination.LION_CAPTURED, 2: Termination.NO_LEGAL_MOVES, 3: Termination.BARE_LIONS}
+_CORE_TERMINATIONS = {
+    1: Termination.LION_CAPTURED,
+    2: Termination.NO_LEGAL_MOVES,
+    3: Termination.BARE_LIONS,
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,7 +52,7 @@ class Outcome:
     """The end of a game: how it ended and who won (``None`` for a draw)."""
 
     termination: Termination
-    winner: Optional[Color]
+    winner: Color | None
 
     def result(self) -> str:
         """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``."""
@@ -103,7 +107,7 @@ class Board:
     :class:`~congo.InvalidPositionError` for an impossible position.
     """
 
-    def __init__(self, fen: Optional[str] = STARTING_FEN) -> None:
+    def __init__(self, fen: str | None = STARTING_FEN) -> None:
         self._position: Position = Position(_EMPTY_BOARD_FEN if fen is None else _fen_text(fen))
         self._stack: list[tuple[Move, Position]] = []
 
@@ -217,17 +221,17 @@ class Board:
 
     # -- pieces -------------------------------------------------------------------------------
 
-    def piece_at(self, sq: Square) -> Optional[Piece]:
+    def piece_at(self, sq: Square) -> Piece | None:
         """The piece on a square, or ``None``. Raises ``ValueError`` for a square off the board."""
         found = self._position.piece_at(sq)
         return None if found is None else _piece(*found)
 
-    def piece_type_at(self, sq: Square) -> Optional[PieceType]:
+    def piece_type_at(self, sq: Square) -> PieceType | None:
         """The type of the piece on a square, or ``None``."""
         found = self._position.piece_at(sq)
         return None if found is None else found[0]
 
-    def color_at(self, sq: Square) -> Optional[Color]:
+    def color_at(self, sq: Square) -> Color | None:
         """The colour of the piece on a square, or ``None``."""
         found = self._position.piece_at(sq)
         return None if found is None else found[1]
@@ -249,12 +253,12 @@ class Board:
         """The squares of all pieces."""
         return SquareSet(self._position.occupied_mask())
 
-    def lion(self, color: Color) -> Optional[Square]:
+    def lion(self, color: Color) -> Square | None:
         """The square of a colour's lion, or ``None`` once it has been captured."""
         mask = self._position.pieces_mask(8, color)
         return mask.bit_length() - 1 if mask else None
 
-    def set_piece_at(self, sq: Square, piece: Optional[Piece]) -> None:
+    def set_piece_at(self, sq: Square, piece: Piece | None) -> None:
         """Puts a piece on a square (``None`` clears it). The move stack is cleared, as the history no
         longer leads to the new position. Raises :class:`~congo.InvalidPositionError` if the result is
         not a valid position (the board is unchanged) and ``TypeError`` for a non-Piece."""
@@ -268,7 +272,7 @@ class Board:
             pieces[sq] = piece
         self.set_piece_map(pieces)
 
-    def remove_piece_at(self, sq: Square) -> Optional[Piece]:
+    def remove_piece_at(self, sq: Square) -> Piece | None:
         """Clears a square and returns what stood there. Raises
         :class:`~congo.InvalidPositionError` if the result is not a valid position (e.g. removing the
         last lion); the board is then unchanged."""
@@ -319,7 +323,7 @@ class Board:
         self._position = position
         self._stack.clear()
 
-    def _replace(self, *, turn: Optional[Color] = None, fullmove_number: Optional[int] = None) -> None:
+    def _replace(self, *, turn: Color | None = None, fullmove_number: int | None = None) -> None:
         """Changes side to move or move number; the history no longer applies, so the stack is cleared."""
         current = self._position
         self._set_position(
@@ -339,7 +343,11 @@ class Board:
         key = current.zobrist_hash()
         seen = 1
         for _, earlier in reversed(self._stack):
-            if earlier.zobrist_hash() == key and earlier.board_fen() == current.board_fen() and earlier.turn == current.turn:
+            if (
+                earlier.zobrist_hash() == key
+                and earlier.board_fen() == current.board_fen()
+                and earlier.turn == current.turn
+            ):
                 seen += 1
                 if seen >= count:
                     return True
@@ -349,14 +357,16 @@ class Board:
         """Whether a draw by threefold repetition can be claimed now."""
         return self.is_repetition(3)
 
-    def outcome(self, *, claim_draw: bool = False, max_plies: Optional[int] = None) -> Optional[Outcome]:
+    def outcome(self, *, claim_draw: bool = False, max_plies: int | None = None) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on.
 
         By the rules alone: a captured lion (the capturer wins), no legal move (the side to move
         loses), bare lions (draw). ``claim_draw=True`` also ends the game on a threefold repetition
         (from the move stack). ``max_plies`` ends it as a draw once the move stack holds that many
         moves. Raises ``ValueError`` for a negative ``max_plies``."""
-        if max_plies is not None and (isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 0):
+        if max_plies is not None and (
+            isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 0
+        ):
             raise ValueError(f"max_plies must be a non-negative int or None, got {max_plies!r}")
         found = self._position.outcome()
         if found is not None:
@@ -368,11 +378,11 @@ class Board:
             return Outcome(Termination.THREEFOLD_REPETITION, None)
         return None
 
-    def is_game_over(self, *, claim_draw: bool = False, max_plies: Optional[int] = None) -> bool:
+    def is_game_over(self, *, claim_draw: bool = False, max_plies: int | None = None) -> bool:
         """Whether :meth:`outcome` is not ``None``."""
         return self.outcome(claim_draw=claim_draw, max_plies=max_plies) is not None
 
-    def result(self, *, claim_draw: bool = False, max_plies: Optional[int] = None) -> str:
+    def result(self, *, claim_draw: bool = False, max_plies: int | None = None) -> str:
         """``"1-0"``, ``"0-1"``, ``"1/2-1/2"``, or ``"*"`` while the game goes on."""
         outcome = self.outcome(claim_draw=claim_draw, max_plies=max_plies)
         return "*" if outcome is None else outcome.result()
@@ -398,7 +408,7 @@ class Board:
         elif stack is False or stack == 0:
             board._stack = []
         else:
-            board._stack = self._stack[-int(stack):]
+            board._stack = self._stack[-int(stack) :]
         return board
 
     def __copy__(self) -> Board:
@@ -428,15 +438,27 @@ class Board:
         castles' empty squares as ``+``."""
         return self._text(lambda piece: piece.symbol(), river="~", castle="+", empty=".")
 
-    def unicode(self, *, ascii: bool = False, empty: str = "·", borders: bool = False) -> str:  # noqa: A002
+    def unicode(self, *, ascii: bool = False, empty: str = "·", borders: bool = False) -> str:
         """The board with the glyphs of :data:`~congo.pieces.UNICODE_PIECE_SYMBOLS` (``ascii=True``
         uses letters instead); river squares are drawn ``≈``, castle squares ``▫`` when empty."""
         if ascii:
             return self._text(lambda piece: piece.symbol(), river="~", castle="+", empty=".", borders=borders)
-        return self._text(lambda piece: piece.unicode_symbol(), river="≈", castle="▫", empty=empty, borders=borders)
+        return self._text(
+            lambda piece: piece.unicode_symbol(),
+            river="≈",
+            castle="▫",
+            empty=empty,
+            borders=borders,
+        )
 
     def _text(
-        self, glyph: Callable[[Piece], str], *, river: str, castle: str, empty: str, borders: bool = False
+        self,
+        glyph: Callable[[Piece], str],
+        *,
+        river: str,
+        castle: str,
+        empty: str,
+        borders: bool = False,
     ) -> str:
         castles = BB_CASTLES[0] | BB_CASTLES[1]
         lines = []
@@ -464,4 +486,3 @@ def _fen_text(fen: object) -> str:
     if not isinstance(fen, str):
         raise TypeError(f"a FEN is a str, got {type(fen).__name__}")
     return fen
-

@@ -25,20 +25,38 @@ LION: Final = 8
 PIECE_TYPES: Final = (PAWN, SUPERPAWN, MONKEY, GIRAFFE, ZEBRA, ELEPHANT, CROCODILE, LION)
 PIECE_SYMBOLS: Final = (None, "p", "s", "m", "g", "z", "e", "c", "l")
 """Lower-case letters indexed by piece type: ``PIECE_SYMBOLS[MONKEY] == "m"``."""
-PIECE_NAMES: Final = (None, "pawn", "superpawn", "monkey", "giraffe", "zebra", "elephant", "crocodile", "lion")
+PIECE_NAMES: Final = (
+    None,
+    "pawn",
+    "superpawn",
+    "monkey",
+    "giraffe",
+    "zebra",
+    "elephant",
+    "crocodile",
+    "lion",
+)
 
 UNICODE_PIECE_SYMBOLS: Final = {
     # Congo has no standard glyphs. Chess glyphs stand in where a piece moves like a chess piece
     # (lion ~ king, zebra ~ knight, pawn ~ pawn); the others are circled letters, which keep one
     # column each in a monospaced terminal font (emoji would not).
-    "L": "♔", "l": "♚",
-    "Z": "♘", "z": "♞",
-    "P": "♙", "p": "♟",
-    "S": "Ⓢ", "s": "ⓢ",
-    "M": "Ⓜ", "m": "ⓜ",
-    "G": "Ⓖ", "g": "ⓖ",
-    "E": "Ⓔ", "e": "ⓔ",
-    "C": "Ⓒ", "c": "ⓒ",
+    "L": "♔",
+    "l": "♚",
+    "Z": "♘",
+    "z": "♞",
+    "P": "♙",
+    "p": "♟",
+    "S": "Ⓢ",
+    "s": "ⓢ",
+    "M": "Ⓜ",
+    "m": "ⓜ",
+    "G": "Ⓖ",
+    "g": "ⓖ",
+    "E": "Ⓔ",
+    "e": "ⓔ",
+    "C": "Ⓒ",
+    "c": "ⓒ",
 }
 """The Unicode scheme of :meth:`Board.unicode`: chess glyphs for the lion (king), zebra (knight) and
 pawn; circled letters for the other pieces (upper case circled for White, lower case circled for

@@ -99,7 +99,7 @@ def _mask(squares: IntoSquareSet) -> int:
             raise ValueError(f"square mask {squares:#x} has bits outside the 49 squares")
         return squares
     if hasattr(squares, "__int__") and not hasattr(squares, "__iter__"):
-        return _mask(int(squares))  # type: ignore[arg-type]
+        return _mask(int(squares))
     mask = 0
     for sq in squares:  # type: ignore[union-attr]
         mask |= 1 << _check_square(sq)
@@ -182,7 +182,7 @@ class SquareSet(MutableSet[Square]):
         return SquareSet(sum(1 << square_mirror(sq) for sq in self))
 
     # Operators.
-    def __and__(self, other: IntoSquareSet) -> SquareSet:  # type: ignore[override]
+    def __and__(self, other: IntoSquareSet) -> SquareSet:
         return SquareSet(self.mask & _mask(other))
 
     __rand__ = __and__
@@ -197,13 +197,13 @@ class SquareSet(MutableSet[Square]):
 
     __rxor__ = __xor__
 
-    def __sub__(self, other: IntoSquareSet) -> SquareSet:  # type: ignore[override]
+    def __sub__(self, other: IntoSquareSet) -> SquareSet:
         return SquareSet(self.mask & ~_mask(other))
 
     def __invert__(self) -> SquareSet:
         return SquareSet(~self.mask & BB_ALL)
 
-    def __iand__(self, other: IntoSquareSet) -> SquareSet:  # type: ignore[override]
+    def __iand__(self, other: IntoSquareSet) -> SquareSet:
         self.mask &= _mask(other)
         return self
 
@@ -215,7 +215,7 @@ class SquareSet(MutableSet[Square]):
         self.mask ^= _mask(other)
         return self
 
-    def __isub__(self, other: IntoSquareSet) -> SquareSet:  # type: ignore[override]
+    def __isub__(self, other: IntoSquareSet) -> SquareSet:
         self.mask &= ~_mask(other)
         return self
 
@@ -264,10 +264,10 @@ class _ConstantSquareSet(SquareSet):
     def clear(self) -> None:
         raise TypeError("this SquareSet is a constant; copy() it first")
 
-    __iand__ = SquareSet.__and__  # type: ignore[assignment]
-    __ior__ = SquareSet.__or__  # type: ignore[assignment]
-    __ixor__ = SquareSet.__xor__  # type: ignore[assignment]
-    __isub__ = SquareSet.__sub__  # type: ignore[assignment]
+    __iand__ = SquareSet.__and__
+    __ior__ = SquareSet.__or__
+    __ixor__ = SquareSet.__xor__
+    __isub__ = SquareSet.__sub__
 
     def __setattr__(self, name: str, value: object) -> None:
         if hasattr(self, "mask"):

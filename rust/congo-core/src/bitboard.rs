@@ -50,21 +50,25 @@ impl Bitboard {
     }
 
     #[inline]
+    #[must_use]
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | 1 << sq.index())
     }
 
     #[inline]
+    #[must_use]
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1 << sq.index()))
     }
 
     #[inline]
+    #[must_use]
     pub const fn union(self, other: Bitboard) -> Bitboard {
         Bitboard(self.0 | other.0)
     }
 
     #[inline]
+    #[must_use]
     pub const fn intersect(self, other: Bitboard) -> Bitboard {
         Bitboard(self.0 & other.0)
     }
@@ -85,23 +89,40 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::from_index(63 - self.0.leading_zeros()))
+            Some(Square::from_index(self.0.ilog2()))
         }
     }
 
     /// Exactly one square in the set.
     #[inline]
     pub const fn is_single(self) -> bool {
-        self.0 != 0 && self.0 & (self.0 - 1) == 0
+        self.0.is_power_of_two()
     }
 }
 
-impl Iterator for Bitboard {
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = Squares;
+
+    #[inline]
+    fn into_iter(self) -> Squares {
+        Squares(self.0)
+    }
+}
+
+/// The squares of a [`Bitboard`], lowest index first.
+#[derive(Clone, Debug)]
+pub struct Squares(u64);
+
+impl Iterator for Squares {
     type Item = Square;
 
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        let sq = self.first()?;
+        if self.0 == 0 {
+            return None;
+        }
+        let sq = Square::from_index(self.0.trailing_zeros());
         self.0 &= self.0 - 1;
         Some(sq)
     }
@@ -113,7 +134,19 @@ impl Iterator for Bitboard {
     }
 }
 
-impl ExactSizeIterator for Bitboard {}
+impl ExactSizeIterator for Squares {}
+
+impl DoubleEndedIterator for Squares {
+    #[inline]
+    fn next_back(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.ilog2();
+        self.0 ^= 1 << index;
+        Some(Square::from_index(index))
+    }
+}
 
 impl FromIterator<Square> for Bitboard {
     fn from_iter<I: IntoIterator<Item = Square>>(iter: I) -> Bitboard {
@@ -203,7 +236,8 @@ mod tests {
     #[test]
     fn iteration_is_in_index_order() {
         let bb: Bitboard = [Square::G7, Square::A1, Square::D4].into_iter().collect();
-        assert_eq!(bb.collect::<Vec<_>>(), vec![Square::A1, Square::D4, Square::G7]);
+        assert_eq!(bb.into_iter().collect::<Vec<_>>(), vec![Square::A1, Square::D4, Square::G7]);
+        assert_eq!(bb.into_iter().rev().collect::<Vec<_>>(), vec![Square::G7, Square::D4, Square::A1]);
         assert_eq!(bb.last(), Some(Square::G7));
         assert_eq!((!bb).count(), 46);
     }

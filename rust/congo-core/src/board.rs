@@ -98,7 +98,12 @@ impl Board {
 
     /// Removes the pieces of `color` standing on `squares` and calls `removed(role, square)` for each.
     #[inline]
-    pub(crate) fn remove_pieces(&mut self, color: Color, squares: Bitboard, mut removed: impl FnMut(Role, Square)) {
+    pub(crate) fn remove_pieces(
+        &mut self,
+        color: Color,
+        squares: Bitboard,
+        mut removed: impl FnMut(Role, Square),
+    ) {
         let squares = squares & self.by_color(color);
         if squares.is_empty() {
             return;
@@ -108,7 +113,7 @@ impl Board {
             let hit = self.by_role[role.index()] & squares;
             if hit.any() {
                 self.by_role[role.index()] ^= hit;
-                hit.for_each(|sq| removed(role, sq));
+                hit.into_iter().for_each(|sq| removed(role, sq));
             }
         }
     }
@@ -132,10 +137,11 @@ impl Board {
 
     /// Every piece with its square, in square order.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.occupied().filter_map(move |sq| Some((sq, self.piece_at(sq)?)))
+        self.occupied().into_iter().filter_map(move |sq| Some((sq, self.piece_at(sq)?)))
     }
 
     /// The board with colours swapped and ranks reversed (White's view becomes Black's).
+    #[must_use]
     pub fn mirrored(&self) -> Board {
         let mut board = Board::empty();
         for (sq, piece) in self.pieces() {

@@ -65,7 +65,9 @@ impl Position {
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_moves(&self) -> bool {
-        let Some(sides) = self.sides() else { return false };
+        let Some(sides) = self.sides() else {
+            return false;
+        };
         for role in Role::ALL {
             for from in self.board.by_role(role) & sides.own {
                 if rules::targets(role, from, &sides).any() {

@@ -13,11 +13,18 @@ use crate::square::Square;
 pub enum MoveSyntaxError {
     Empty,
     /// Text that is not a square where a square was expected.
-    InvalidSquare { text: String },
+    InvalidSquare {
+        text: String,
+    },
     /// Concatenated squares must come in pairs of two characters.
-    OddLength { length: usize },
+    OddLength {
+        length: usize,
+    },
     /// In the comma form, a leg must start where the previous one ended.
-    DisconnectedLegs { previous_end: Square, next_start: Square },
+    DisconnectedLegs {
+        previous_end: Square,
+        next_start: Square,
+    },
     /// The squares do not form a move path.
     Path(PathError),
 }
@@ -111,7 +118,7 @@ mod tests {
     use super::*;
 
     fn uci(text: &str) -> String {
-        parse_move(text).map(|p| p.uci()).unwrap_or_else(|e| format!("error: {e}"))
+        parse_move(text).map_or_else(|e| format!("error: {e}"), |p| p.uci())
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use core::fmt;
 
+use crate::bitboard::Bitboard;
 use crate::piece::{Color, Role};
 use crate::position::Position;
 use crate::rules::{lion, Sides};
@@ -69,6 +70,6 @@ impl Position {
         }
         let sides = Sides::new(board, self.turn());
         let facing = self.lion(self.turn()).map(|sq| lion::facing_capture(sq, &sides));
-        facing.is_none_or(|bb| bb.is_empty())
+        facing.is_none_or(Bitboard::is_empty)
     }
 }

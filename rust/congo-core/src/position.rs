@@ -92,7 +92,9 @@ impl fmt::Display for IllegalMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = self.path;
         match self.reason {
-            IllegalReason::GameDecided => write!(f, "illegal move {path}: a lion has been captured, the game is over"),
+            IllegalReason::GameDecided => {
+                write!(f, "illegal move {path}: a lion has been captured, the game is over")
+            }
             IllegalReason::NoPieceOfSideToMove => {
                 write!(f, "illegal move {path}: no piece of the side to move on {}", path.from())
             }
@@ -273,6 +275,7 @@ impl Position {
     }
 
     /// The position with colours swapped and the board turned around.
+    #[must_use]
     pub fn mirrored(&self) -> Position {
         let board = self.board.mirrored();
         let turn = !self.turn;

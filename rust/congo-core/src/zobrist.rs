@@ -40,7 +40,7 @@ const fn piece_keys() -> [[[u64; NUM_SQUARES]; 8]; 2] {
 static PIECE_KEYS: [[[u64; NUM_SQUARES]; 8]; 2] = piece_keys();
 
 /// Toggled when White is to move.
-pub const WHITE_TO_MOVE: u64 = splitmix64(0x5eed_0f_c0_460).1;
+pub const WHITE_TO_MOVE: u64 = splitmix64(0x05ee_d0fc_0460).1;
 
 /// The key of a piece on a square.
 #[inline]

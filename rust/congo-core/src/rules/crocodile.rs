@@ -11,7 +11,8 @@ use crate::tables::{ray_attacks, Direction, KING, RIVER};
 #[inline]
 pub fn targets(from: Square, sides: &Sides) -> Bitboard {
     let slide = if RIVER.contains(from) {
-        ray_attacks(from, Direction::East, sides.occupied) | ray_attacks(from, Direction::West, sides.occupied)
+        ray_attacks(from, Direction::East, sides.occupied)
+            | ray_attacks(from, Direction::West, sides.occupied)
     } else {
         let toward_river = if from.rank() < 3 { Direction::North } else { Direction::South };
         // The river square stops the slide as a piece would: the ray is cut just beyond it.

@@ -37,12 +37,8 @@ pub fn for_each_chain(from: Square, sides: &Sides, emit: &mut impl FnMut(Move)) 
     if (KING[from.index()] & sides.enemy).is_empty() {
         return;
     }
-    let chain = Chain {
-        from,
-        enemy: sides.enemy,
-        enemy_lion: sides.enemy_lion,
-        landing: sides.empty.with(from),
-    };
+    let chain =
+        Chain { from, enemy: sides.enemy, enemy_lion: sides.enemy_lion, landing: sides.empty.with(from) };
     extend(&chain, from, Bitboard::EMPTY, 0, 0, emit);
 }
 

@@ -24,7 +24,9 @@ pub(crate) fn retreats(from: Square, directions: &[Direction], empty: Bitboard) 
     let mut out = Bitboard::EMPTY;
     for dir in directions {
         let table = &STEP[dir.index()];
-        let Some(one) = Square::new(table[from.index()]) else { continue };
+        let Some(one) = Square::new(table[from.index()]) else {
+            continue;
+        };
         if !empty.contains(one) {
             continue;
         }

@@ -1,0 +1,107 @@
+//! `congo.Move`: a frozen, hashable, picklable move value.
+
+use congo_core::{self as core, Path, Square};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyTuple, PyType};
+
+use crate::convert::square;
+use crate::errors::{move_syntax_error, InvalidMoveError};
+
+/// A move: the path of squares it visits. Frozen, hashable and picklable; simple moves are shared objects.
+#[pyclass(frozen, eq, hash, module = "congo", name = "Move")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PyMove {
+    pub(crate) path: Path,
+}
+
+/// Every single-leg move object, created once: `legal_moves()` then costs a reference count per move.
+static SIMPLE_MOVES: PyOnceLock<Vec<Py<PyMove>>> = PyOnceLock::new();
+
+impl PyMove {
+    pub(crate) fn object(py: Python<'_>, path: Path) -> PyResult<Py<PyMove>> {
+        if path.is_chain() {
+            return Py::new(py, PyMove { path });
+        }
+        let table = SIMPLE_MOVES.get_or_try_init(py, || {
+            let mut table = Vec::with_capacity(49 * 49);
+            for from in Square::all() {
+                for to in Square::all() {
+                    table.push(Py::new(py, PyMove { path: Path::single(from, to) })?);
+                }
+            }
+            Ok::<_, PyErr>(table)
+        })?;
+        Ok(table[path.from().index() * 49 + path.to().index()].clone_ref(py))
+    }
+}
+
+#[pymethods]
+impl PyMove {
+    /// A single-leg move `from_square → to_square`. Use `Move.from_path` or `Move.from_uci` for chains.
+    #[new]
+    fn new(from_square: i64, to_square: i64) -> PyResult<PyMove> {
+        let path = Path::from_squares(&[square(from_square)?, square(to_square)?])
+            .map_err(|e| InvalidMoveError::new_err(e.to_string()))?;
+        Ok(PyMove { path })
+    }
+
+    /// Parses a move string: `e3e4`, `b1d3f5`, or the MindSports / comma forms.
+    #[classmethod]
+    fn from_uci(_cls: &Bound<'_, PyType>, py: Python<'_>, uci: &str) -> PyResult<Py<PyMove>> {
+        let path = core::parse_move(uci).map_err(|e| move_syntax_error(&e))?;
+        PyMove::object(py, path)
+    }
+
+    /// A move from the list of squares it visits, `(from, …, to)`.
+    #[classmethod]
+    fn from_path(_cls: &Bound<'_, PyType>, py: Python<'_>, squares: Vec<i64>) -> PyResult<Py<PyMove>> {
+        let squares = squares.into_iter().map(square).collect::<PyResult<Vec<_>>>()?;
+        let path = Path::from_squares(&squares).map_err(|e| InvalidMoveError::new_err(e.to_string()))?;
+        PyMove::object(py, path)
+    }
+
+    #[getter]
+    #[allow(clippy::wrong_self_convention)] // the python-chess name
+    fn from_square(&self) -> u8 {
+        self.path.from().index() as u8
+    }
+
+    /// The final landing square.
+    #[getter]
+    #[allow(clippy::wrong_self_convention)] // the python-chess name
+    fn to_square(&self) -> u8 {
+        self.path.to().index() as u8
+    }
+
+    /// Every square visited, `(from, …, to)`.
+    #[getter]
+    fn path<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.path.squares().map(|sq| sq.index() as u8))
+    }
+
+    fn uci(&self) -> String {
+        self.path.uci()
+    }
+
+    fn __str__(&self) -> String {
+        self.path.uci()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move.from_uci('{}')", self.path.uci())
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_uci = slf.get_type().getattr("from_uci")?;
+        Ok((from_uci, (slf.get().path.uci(),)))
+    }
+
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+}
