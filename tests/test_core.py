@@ -1,0 +1,152 @@
+"""The Rust core through the Python API: perft anchors, bulk calls and the GIL, errors, the CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import congo
+from congo.__main__ import main
+
+START = congo.STARTING_FEN
+
+
+def test_perft_anchors_from_the_start() -> None:
+    assert [congo.perft(START, d) for d in range(4)] == [1, 24, 576, 14_332]
+    assert congo.perft(congo.Board(), 3, bulk=False) == 14_332
+    assert congo.perft(congo.Position(), 2) == 576
+
+
+def test_divide_is_keyed_by_move_string_and_sums_to_perft() -> None:
+    split = congo.divide(START, 2)
+    assert list(split) == sorted(split)
+    assert len(split) == 24 and sum(split.values()) == 576
+    assert split["c1c3"] == congo.perft(congo.Position().push(congo.Move.from_uci("c1c3")), 1)
+
+
+def test_decided_position_has_no_moves_below_it() -> None:
+    assert congo.perft("3L3/7/7/7/7/7/7 b 1", 3) == 0
+    assert congo.divide("3L3/7/7/7/7/7/7 b 1", 2) == {}
+
+
+@pytest.mark.parametrize(("depth", "error"), [(-1, ValueError), (1.5, TypeError), ("3", TypeError)])
+def test_perft_rejects_bad_depths(depth: object, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        congo.perft(START, depth)  # type: ignore[arg-type]
+
+
+def test_perft_rejects_what_is_not_a_position() -> None:
+    with pytest.raises(TypeError, match="FEN, a Board or a Position"):
+        congo.perft(42, 1)  # type: ignore[arg-type]
+    with pytest.raises(congo.InvalidFenError):
+        congo.perft("not a fen", 1)
+
+
+def test_perft_releases_the_gil() -> None:
+    """Another Python thread keeps running while perft works in Rust."""
+    ticks = 0
+    done = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    try:
+        start = time.perf_counter()
+        congo.perft(START, 5)
+        elapsed = time.perf_counter() - start
+    finally:
+        done.set()
+        thread.join()
+    # With the GIL held for the whole call the counter could not move at all.
+    assert elapsed < 0.05 or ticks > 0
+
+
+BAD_FENS = {
+    "gmelecz/ppppppp/7/7/7/PPPPPPP w 1": (congo.InvalidFenError, "expected 7 ranks"),
+    "gmelecz/ppppppp/8/7/7/PPPPPPP/GMELECZ w 1": (congo.InvalidFenError, "invalid character '8' in rank 5"),
+    "gmelecz/ppppppp/6/7/7/PPPPPPP/GMELECZ w 1": (congo.InvalidFenError, "rank 5 describes 6 squares"),
+    "gmelecz/pppxppp/7/7/7/PPPPPPP/GMELECZ w 1": (congo.InvalidFenError, "invalid character 'x' in rank 6"),
+    "gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ white 1": (congo.InvalidFenError, "invalid side to move"),
+    "gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w one": (congo.InvalidFenError, "invalid move number"),
+    "gmllecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1": (congo.InvalidPositionError, "black has 2 lions"),
+    "gmeeecz/ppppppp/7/7/7/PPPPPPP/GMEEECZ w 1": (congo.InvalidPositionError, "neither lion"),
+    "gmelecz/ppppppp/7/7/7/PPPPPPP/GMEEECL w 1": (congo.InvalidPositionError, "outside its castle"),
+    "Pmelecz/ppppppp/7/7/7/1PPPPPP/GMELECZ w 1": (congo.InvalidPositionError, "far rank"),
+}
+
+
+@pytest.mark.parametrize("fen", list(BAD_FENS))
+def test_bad_fens_raise_named_errors_and_leave_the_board_unchanged(fen: str) -> None:
+    error, message = BAD_FENS[fen]
+    with pytest.raises(error, match=message):
+        congo.Board(fen)
+    board = congo.Board()
+    board.push_uci("c1c3")
+    before = (board.fen(), board.move_stack)
+    with pytest.raises(error, match=message):
+        board.set_fen(fen)
+    assert (board.fen(), board.move_stack) == before
+    assert issubclass(error, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "message"),
+    [
+        ("", congo.InvalidMoveError, "empty"),
+        ("e3", congo.InvalidMoveError, "two squares"),
+        ("e3e", congo.InvalidMoveError, "even number"),
+        ("h1h2", congo.InvalidMoveError, "not a square"),
+        ("b1d3e4", congo.InvalidMoveError, "not a monkey jump"),
+        ("c1c4", congo.IllegalMoveError, "cannot move like that"),
+        ("c3c4", congo.IllegalMoveError, "no piece of the side to move"),
+        ("c7c5", congo.IllegalMoveError, "no piece of the side to move"),
+    ],
+)
+def test_bad_moves_raise_named_errors_and_leave_the_board_unchanged(
+    text: str, error: type[Exception], message: str
+) -> None:
+    board = congo.Board()
+    with pytest.raises(error, match=message):
+        board.push_uci(text)
+    assert board.fen() == START and board.move_stack == []
+
+
+def test_moves_after_a_captured_lion_are_illegal() -> None:
+    board = congo.Board("3l3/7/7/7/7/7/3L3 w 1")
+    board.push_uci("d1d7")
+    assert board.outcome() == congo.Outcome(congo.Termination.LION_CAPTURED, congo.WHITE)
+    with pytest.raises(congo.IllegalMoveError, match="game is over"):
+        board.push_uci("d7d6")
+
+
+def test_cli_perft(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "nodes 14332" in out and "nps" in out
+
+
+def test_cli_perft_divide_and_fen(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "--divide", "--fen", "7/4l2/7/4c2/7/2p4/1M1L3 w 1", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "b1d3f5d7: 1" in out
+
+
+def test_cli_reports_bad_input_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "--fen", "7/7/7/7/7/7/7 w 1", "1"]) == 2
+    assert "neither lion" in capsys.readouterr().err
+
+
+def test_cli_runs_as_a_module() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "congo", "perft", "2"], capture_output=True, text=True, check=True
+    )
+    assert "nodes 576" in result.stdout
