@@ -96,6 +96,14 @@ impl Board {
         self.by_color[piece.color.index()] ^= Bitboard::from_square(sq);
     }
 
+    /// Adds or removes `piece` on the squares of `squares` (exclusive or), for callers that know
+    /// what stands where.
+    #[inline]
+    pub(crate) fn toggle(&mut self, piece: Piece, squares: Bitboard) {
+        self.by_role[piece.role.index()] ^= squares;
+        self.by_color[piece.color.index()] ^= squares;
+    }
+
     /// Removes the pieces of `color` standing on `squares` and calls `removed(role, square)` for each.
     #[inline]
     pub(crate) fn remove_pieces(

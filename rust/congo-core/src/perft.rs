@@ -12,7 +12,9 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         _ => {
             let mut nodes = 0;
             for m in pos.legal_moves() {
-                nodes += perft(&pos.play_unchecked(&m), depth - 1);
+                let mut next = *pos;
+                next.play_in_place(&m);
+                nodes += perft(&next, depth - 1);
             }
             nodes
         }
@@ -25,11 +27,12 @@ pub fn perft_full(pos: &Position, depth: u32) -> u64 {
         return 1;
     }
     let mut nodes = 0;
-    for m in pos.legal_moves() {
-        let next = pos.play_unchecked(&m);
+    pos.for_each_move(&mut |m| {
+        let mut next = *pos;
+        next.play_in_place(&m);
         nodes += if depth == 1 { 1 } else { perft_full(&next, depth - 1) };
         core::hint::black_box(&next);
-    }
+    });
     nodes
 }
 

@@ -245,33 +245,45 @@ impl Position {
     #[must_use]
     pub fn play_unchecked(&self, m: &Move) -> Position {
         let mut next = *self;
+        next.play_in_place(m);
+        next
+    }
+
+    /// [`Position::play_unchecked`] in place. Faster where the caller already holds a copy to
+    /// change: the fields are updated where they live instead of being assembled and copied out.
+    ///
+    /// Always inlined: the caller has usually just built the move in registers, and passing it
+    /// through memory to an out-of-line call costs a store-forwarding stall per move (measured: half
+    /// of the time of perft making every leaf).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    pub fn play_in_place(&mut self, m: &Move) {
         let us = self.turn;
         let them = !us;
         let (from, to) = (m.from(), m.to());
         let mut hash = self.hash ^ zobrist::WHITE_TO_MOVE;
 
         // 1. Lift the mover; remove the captured pieces (the target, or every jumped piece of a chain).
-        next.board.remove_pieces(us, Bitboard::from_square(from), |_, _| {});
+        self.board.toggle(Piece::new(m.role, us), Bitboard::from_square(from));
         hash ^= zobrist::piece_key(us, m.role, from);
-        next.board.remove_pieces(them, m.captured, |role, sq| hash ^= zobrist::piece_key(them, role, sq));
+        self.board.remove_pieces(them, m.captured, |role, sq| hash ^= zobrist::piece_key(them, role, sq));
 
         // 2. Land, promoting a pawn on its far rank.
         let role = if m.role == Role::Pawn && pawn::promotes(us, to) { Role::Superpawn } else { m.role };
-        next.board.put(to, Piece::new(role, us));
+        self.board.toggle(Piece::new(role, us), Bitboard::from_square(to));
         hash ^= zobrist::piece_key(us, role, to);
 
         // 3. Drowning, for the mover only.
-        let swimmers = next.board.by_color(us) & !next.board.by_role(Role::Crocodile);
+        let swimmers = self.board.by_color(us) & !self.board.by_role(Role::Crocodile);
         let drowned = river::drowned(swimmers, from, to);
-        next.board.remove_pieces(us, drowned, |role, sq| hash ^= zobrist::piece_key(us, role, sq));
+        self.board.remove_pieces(us, drowned, |role, sq| hash ^= zobrist::piece_key(us, role, sq));
 
         // 4.–5. Switch sides; a full move ends after Black's move.
         if us == Color::Black {
-            next.fullmove = self.fullmove.saturating_add(1);
+            self.fullmove = self.fullmove.saturating_add(1);
         }
-        next.turn = them;
-        next.hash = hash;
-        next
+        self.turn = them;
+        self.hash = hash;
     }
 
     /// The position with colours swapped and the board turned around.

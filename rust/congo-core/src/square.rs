@@ -6,6 +6,9 @@ use core::fmt;
 pub const SIDE: u8 = 7;
 /// Number of squares on the board.
 pub const NUM_SQUARES: usize = 49;
+/// Length of per-square lookup tables: indices are masked to 6 bits, so a table of 64 entries needs
+/// no bounds check (entries 49..64 are never read).
+pub const TABLE_LEN: usize = 64;
 
 /// A square of the board, always valid (`0..49`).
 #[derive(Copy, Clone, Eq, PartialEq, Ord, PartialOrd, Hash)]
@@ -51,10 +54,11 @@ impl Square {
         }
     }
 
-    /// The index `0..49`.
+    /// The index `0..49`. (Masked to 6 bits, which changes nothing, so that indexing a
+    /// [`TABLE_LEN`]-entry table compiles without a bounds check.)
     #[inline]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 63) as usize
     }
 
     /// The file, 0 = a … 6 = g.

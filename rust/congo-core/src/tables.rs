@@ -2,7 +2,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::piece::Color;
-use crate::square::{Square, NUM_SQUARES};
+use crate::square::{Square, NUM_SQUARES, TABLE_LEN};
 
 /// The eight directions as `(file delta, rank delta)`, in the order of [`Direction`].
 pub const DIRECTION_DELTAS: [(i8, i8); 8] =
@@ -85,8 +85,8 @@ const fn square_at(sq: usize, df: i8, dr: i8) -> u8 {
     }
 }
 
-const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; NUM_SQUARES] {
-    let mut table = [Bitboard::EMPTY; NUM_SQUARES];
+const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; TABLE_LEN] {
+    let mut table = [Bitboard::EMPTY; TABLE_LEN];
     let mut sq = 0;
     while sq < NUM_SQUARES {
         let mut bits = 0u64;
@@ -105,29 +105,29 @@ const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; NUM_SQUARES] {
 }
 
 /// One step in any of the eight directions.
-pub static KING: [Bitboard; NUM_SQUARES] = leaper_table(&DIRECTION_DELTAS);
+pub static KING: [Bitboard; TABLE_LEN] = leaper_table(&DIRECTION_DELTAS);
 
 /// The knight leap (zebra).
-pub static KNIGHT: [Bitboard; NUM_SQUARES] =
+pub static KNIGHT: [Bitboard; TABLE_LEN] =
     leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
 
 /// One or two squares orthogonally (elephant).
-pub static ELEPHANT: [Bitboard; NUM_SQUARES] =
+pub static ELEPHANT: [Bitboard; TABLE_LEN] =
     leaper_table(&[(0, 1), (0, 2), (1, 0), (2, 0), (0, -1), (0, -2), (-1, 0), (-2, 0)]);
 
 /// Exactly two squares in any of the eight directions (giraffe leap).
-pub static LEAP_TWO: [Bitboard; NUM_SQUARES] =
+pub static LEAP_TWO: [Bitboard; TABLE_LEN] =
     leaper_table(&[(0, 2), (2, 2), (2, 0), (2, -2), (0, -2), (-2, -2), (-2, 0), (-2, 2)]);
 
 /// One square sideways (superpawn).
-pub static SIDEWAYS: [Bitboard; NUM_SQUARES] = leaper_table(&[(1, 0), (-1, 0)]);
+pub static SIDEWAYS: [Bitboard; TABLE_LEN] = leaper_table(&[(1, 0), (-1, 0)]);
 
 /// The three forward squares of a pawn, indexed by [`Color::index`].
-pub static PAWN_FORWARD: [[Bitboard; NUM_SQUARES]; 2] =
+pub static PAWN_FORWARD: [[Bitboard; TABLE_LEN]; 2] =
     [leaper_table(&[(0, -1), (1, -1), (-1, -1)]), leaper_table(&[(0, 1), (1, 1), (-1, 1)])];
 
-const fn step_table() -> [[u8; NUM_SQUARES]; 8] {
-    let mut table = [[NO_SQUARE; NUM_SQUARES]; 8];
+const fn step_table() -> [[u8; TABLE_LEN]; 8] {
+    let mut table = [[NO_SQUARE; TABLE_LEN]; 8];
     let mut d = 0;
     while d < 8 {
         let mut sq = 0;
@@ -140,8 +140,8 @@ const fn step_table() -> [[u8; NUM_SQUARES]; 8] {
     table
 }
 
-const fn jump_table() -> [[u8; NUM_SQUARES]; 8] {
-    let mut table = [[NO_SQUARE; NUM_SQUARES]; 8];
+const fn jump_table() -> [[u8; TABLE_LEN]; 8] {
+    let mut table = [[NO_SQUARE; TABLE_LEN]; 8];
     let mut d = 0;
     while d < 8 {
         let mut sq = 0;
@@ -155,13 +155,13 @@ const fn jump_table() -> [[u8; NUM_SQUARES]; 8] {
 }
 
 /// `STEP[d][sq]`: the neighbour of `sq` in direction `d`, or [`NO_SQUARE`].
-pub static STEP: [[u8; NUM_SQUARES]; 8] = step_table();
+pub static STEP: [[u8; TABLE_LEN]; 8] = step_table();
 
 /// `JUMP[d][sq]`: the square two steps from `sq` in direction `d` (a monkey's landing square), or [`NO_SQUARE`].
-pub static JUMP: [[u8; NUM_SQUARES]; 8] = jump_table();
+pub static JUMP: [[u8; TABLE_LEN]; 8] = jump_table();
 
-const fn ray_table() -> [[Bitboard; NUM_SQUARES]; 8] {
-    let mut table = [[Bitboard::EMPTY; NUM_SQUARES]; 8];
+const fn ray_table() -> [[Bitboard; TABLE_LEN]; 8] {
+    let mut table = [[Bitboard::EMPTY; TABLE_LEN]; 8];
     let mut d = 0;
     while d < 8 {
         let mut sq = 0;
@@ -181,7 +181,7 @@ const fn ray_table() -> [[Bitboard; NUM_SQUARES]; 8] {
 }
 
 /// `RAY[d][sq]`: every square from `sq` (exclusive) to the edge in direction `d`.
-pub static RAY: [[Bitboard; NUM_SQUARES]; 8] = ray_table();
+pub static RAY: [[Bitboard; TABLE_LEN]; 8] = ray_table();
 
 /// The squares a slider on `sq` reaches in direction `dir` before and including the first piece of `occupied`.
 #[inline]

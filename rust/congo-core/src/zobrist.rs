@@ -5,7 +5,7 @@
 
 use crate::board::Board;
 use crate::piece::{Color, Role};
-use crate::square::{Square, NUM_SQUARES};
+use crate::square::{Square, NUM_SQUARES, TABLE_LEN};
 
 const fn splitmix64(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -15,8 +15,8 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-const fn piece_keys() -> [[[u64; NUM_SQUARES]; 8]; 2] {
-    let mut keys = [[[0; NUM_SQUARES]; 8]; 2];
+const fn piece_keys() -> [[[u64; TABLE_LEN]; 8]; 2] {
+    let mut keys = [[[0; TABLE_LEN]; 8]; 2];
     // Seed: the digits of Congo's publication year and Freeling's initials, nothing more.
     let mut state = 0x1982_c0f6_0000_0001;
     let mut color = 0;
@@ -37,7 +37,7 @@ const fn piece_keys() -> [[[u64; NUM_SQUARES]; 8]; 2] {
     keys
 }
 
-static PIECE_KEYS: [[[u64; NUM_SQUARES]; 8]; 2] = piece_keys();
+static PIECE_KEYS: [[[u64; TABLE_LEN]; 8]; 2] = piece_keys();
 
 /// Toggled when White is to move.
 pub const WHITE_TO_MOVE: u64 = splitmix64(0x05ee_d0fc_0460).1;
@@ -64,7 +64,7 @@ mod tests {
 
     #[test]
     fn keys_are_distinct() {
-        let mut all: Vec<u64> = PIECE_KEYS.iter().flatten().flatten().copied().collect();
+        let mut all: Vec<u64> = PIECE_KEYS.iter().flatten().flat_map(|keys| keys[..NUM_SQUARES].iter()).copied().collect();
         all.push(WHITE_TO_MOVE);
         let n = all.len();
         all.sort_unstable();
