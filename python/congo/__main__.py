@@ -1,4 +1,4 @@
-"""The ``congo`` command line: ``congo perft``, and more as the library grows.
+"""The ``congo`` command line: ``congo analyse``, ``congo match``, ``congo perft`` and more.
 
 Run ``congo --help`` (or ``python -m congo --help``) for the subcommands.
 """
@@ -6,7 +6,9 @@ Run ``congo --help`` (or ``python -m congo --help``) for the subcommands.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from typing import TextIO
@@ -22,6 +24,23 @@ def _nonnegative_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    value = _nonnegative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number of seconds")
     return value
 
 
@@ -65,6 +84,136 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+def _format_score(score: congo.Score) -> str:
+    if score.mate is not None:
+        return f"#{score.mate}"
+    return f"{(score.cp or 0) / 100:+.2f}"
+
+
+def _analyse_limit(args: argparse.Namespace) -> congo.Limit:
+    if args.depth is None and args.nodes is None and args.time is None:
+        return congo.Limit(time=_DEFAULT_ANALYSE_TIME)
+    return congo.Limit(depth=args.depth, nodes=args.nodes, time=args.time)
+
+
+_DEFAULT_ANALYSE_TIME = 3.0
+"""Seconds ``congo analyse`` searches when no limit is given."""
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    """Searches a position and prints a line per completed depth, then the best move.
+
+    Without a limit it searches for 3 seconds; Ctrl-C stops the search and prints what it found."""
+    board = congo.Board(args.fen)
+    limit = _analyse_limit(args)
+    engine = congo.Engine(threads=args.threads, hash_mb=args.hash)
+    print(f"position {board.fen()}")
+    print(f"{'depth':>5} {'score':>7} {'nodes':>12} {'nps':>11} {'time':>7}  pv")
+
+    def show(info: congo.SearchInfo) -> None:
+        pv = " ".join(move.uci() for move in info.pv)
+        score = _format_score(info.score)
+        print(
+            f"{info.depth:>5} {score:>7} {info.nodes:>12,} {info.nps:>11,} {info.time:>7.2f}  {pv}",
+            flush=True,
+        )
+
+    found: list[congo.SearchResult] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            found.append(engine.search(board, limit, callback=show))
+        except BaseException as error:  # re-raised on the main thread
+            failure.append(error)
+
+    # The search runs in a thread so that Ctrl-C (delivered to the main thread) can stop it.
+    searcher = threading.Thread(target=run, name="congo-analyse", daemon=True)
+    searcher.start()
+    try:
+        while searcher.is_alive():
+            searcher.join(0.05)
+    except KeyboardInterrupt:
+        engine.stop()
+        searcher.join()
+    if failure:
+        raise failure[0]
+    result = found[0]
+    if result.move is None:
+        outcome = result.outcome
+        reason = outcome.termination.name.lower().replace("_", " ") if outcome else "no move"
+        print(f"no move: the game is over ({reason}, {outcome.result() if outcome else '*'})")
+        return 0
+    print(
+        f"bestmove {result.move.uci()} score {_format_score(result.score)} depth {result.depth} "
+        f"nodes {result.nodes:,} time {result.time:.2f} s nps {result.nps:,}"
+    )
+    return 0
+
+
+def _progress_bar(done: int, total: int, text: str, width: int = 30) -> str:
+    filled = width * done // total if total else width
+    return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {text}"
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    """Plays two players against each other from varied openings, both colours, and prints the score
+    and the Elo difference with its 95 % error bar.
+
+    Players: ``engine[:key=value,...]`` (keys: time, depth, nodes, threads, hash, and any engine option
+    from ``congo options``), ``alphabeta[:depth=N]`` (material only), ``greedy``, ``random``."""
+    from congo import match
+
+    first = match.parse_player(args.first)
+    second = match.parse_player(args.second)
+    games: int = args.games
+    interactive = sys.stderr.isatty()
+    step = max(1, games // 10)
+
+    def on_game(result: match.MatchResult, game: match.GameRecord) -> None:
+        text = (
+            f"+{result.wins} ={result.draws} -{result.losses}  "
+            f"{100 * result.score:.1f}%  (last: {game.white} vs {game.black} {game.result()})"
+        )
+        if interactive:
+            _progress(sys.stderr, _progress_bar(result.played, games, text))
+        elif result.played % step == 0 or result.played == games:
+            print(_progress_bar(result.played, games, text), file=sys.stderr, flush=True)
+
+    start = time.perf_counter()
+    result = match.run_match(
+        first,
+        second,
+        games=games,
+        opening_plies=args.opening_plies,
+        seed=args.seed,
+        max_plies=args.max_plies,
+        concurrency=args.concurrency,
+        on_game=on_game,
+    )
+    if interactive:
+        _progress(sys.stderr, "")
+    elapsed = time.perf_counter() - start
+    terminations: dict[str, int] = {}
+    for game in result.games:
+        name = game.outcome.termination.name.lower()
+        terminations[name] = terminations.get(name, 0) + 1
+    print(result.summary())
+    print("endings: " + ", ".join(f"{name} {count}" for name, count in sorted(terminations.items())))
+    print(f"time {elapsed:.1f} s")
+    if args.save:
+        match.write_records(args.save, result.games, event=f"{result.first} vs {result.second}")
+        print(f"games saved to {args.save}")
+    return 0
+
+
+def cmd_options(args: argparse.Namespace) -> int:
+    """Lists the engine's options (switches and evaluation weights) with their defaults."""
+    for option in congo.Engine.option_info():
+        print(f"{option.name:16} {option.default:>5}  ({option.min}-{option.max})  {option.help}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="congo",
@@ -87,6 +236,54 @@ def build_parser() -> argparse.ArgumentParser:
         help="make every leaf move instead of counting the last ply",
     )
     perft.set_defaults(func=cmd_perft)
+
+    analyse = commands.add_parser(
+        "analyse", help="search a position and print the best line per depth", description=cmd_analyse.__doc__
+    )
+    analyse.add_argument(
+        "--fen", default=congo.STARTING_FEN, help="the position to analyse (default: the start)"
+    )
+    limits = analyse.add_mutually_exclusive_group()
+    limits.add_argument("--depth", type=_positive_int, help="search this many plies")
+    limits.add_argument("--time", type=_positive_float, help="search this many seconds (default: 3)")
+    limits.add_argument("--nodes", type=_positive_int, help="search this many nodes")
+    analyse.add_argument("--threads", type=_positive_int, default=1, help="search threads (default: 1)")
+    analyse.add_argument(
+        "--hash", type=_positive_int, default=64, help="hash table size in MiB (default: 64)"
+    )
+    analyse.set_defaults(func=cmd_analyse)
+
+    match = commands.add_parser(
+        "match",
+        help="play two engine configurations or players against each other",
+        description=cmd_match.__doc__,
+    )
+    match.add_argument("first", metavar="PLAYER1", help="e.g. engine:time=0.1")
+    match.add_argument("second", metavar="PLAYER2", help="e.g. alphabeta:depth=2")
+    match.add_argument("--games", type=_positive_int, default=100, help="games to play (default: 100)")
+    match.add_argument(
+        "--opening-plies",
+        type=_nonnegative_int,
+        default=4,
+        help="random plies before the players take over (default: 4)",
+    )
+    match.add_argument("--seed", type=_nonnegative_int, default=1, help="seed of the openings (default: 1)")
+    match.add_argument(
+        "--max-plies",
+        type=_positive_int,
+        default=200,
+        help="adjudicate a draw after this many plies (default: 200)",
+    )
+    match.add_argument(
+        "--concurrency", type=_positive_int, default=1, help="games played at once (default: 1)"
+    )
+    match.add_argument("--save", metavar="FILE", help="write the games to FILE as PGN-style records")
+    match.set_defaults(func=cmd_match)
+
+    options = commands.add_parser(
+        "options", help="list the engine's options and their defaults", description=cmd_options.__doc__
+    )
+    options.set_defaults(func=cmd_options)
     return parser
 
 

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Callable
 
-from congo._core import STARTING_FEN, Move, Position
-from congo.pieces import BLACK, Color, Piece, PieceType, _piece
+from congo import _core
+from congo._core import STARTING_FEN, LegalMoveGenerator, Move, Position
+from congo.pieces import BLACK, PAWN, Color, Piece, PieceType, _piece, piece_symbol
 from congo.squares import (
     BB_CASTLES,
     BB_RIVER,
     FILE_NAMES,
+    SQUARE_NAMES,
     Square,
     SquareSet,
     _check_square,
@@ -59,38 +61,6 @@ class Outcome:
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner else "0-1"
-
-
-class LegalMoveGenerator:
-    """A live view of a board's legal moves: iterate, ``len``, ``in``, ``bool``.
-
-    Each operation is one call into Rust; ``len`` counts without building move objects.
-    """
-
-    __slots__ = ("_board",)
-
-    def __init__(self, board: Board) -> None:
-        self._board = board
-
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self._board._position.legal_moves())
-
-    def __len__(self) -> int:
-        return self._board._position.legal_move_count()
-
-    def count(self) -> int:
-        """The number of legal moves."""
-        return self._board._position.legal_move_count()
-
-    def __contains__(self, move: object) -> bool:
-        return isinstance(move, Move) and self._board._position.is_legal(move)
-
-    def __bool__(self) -> bool:
-        return self._board._position.has_legal_moves()
-
-    def __repr__(self) -> str:
-        moves = ", ".join(m.uci() for m in self)
-        return f"<LegalMoveGenerator at {id(self):#x} ({moves})>"
 
 
 _EMPTY_BOARD_FEN = "3l3/7/7/7/7/7/3L3 w 1"
@@ -148,6 +118,8 @@ class Board:
 
     @fullmove_number.setter
     def fullmove_number(self, number: int) -> None:
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise TypeError(f"fullmove_number must be an int, got {type(number).__name__}")
         self._replace(fullmove_number=number)
 
     @property
@@ -219,21 +191,90 @@ class Board:
         """The squares of the enemy pieces a legal move captures. Raises :class:`~congo.IllegalMoveError`."""
         return SquareSet(self._position.captured_mask(move))
 
+    # -- notation -----------------------------------------------------------------------------
+
+    def san(self, move: Move) -> str:
+        """The move in this project's SAN (``docs/notation.md``): ``Zf3``, ``Exc3``, ``cc3``, ``dxe4``,
+        ``Mxd3xf5`` (a monkey chain: every landing square, each after ``x``); ``#`` marks a move that
+        wins the game.
+
+        Raises :class:`~congo.IllegalMoveError` if the move is not legal here and ``TypeError`` if it
+        is not a :class:`Move`."""
+        return _core.san(self._position, _check_move(move))
+
+    def lan(self, move: Move) -> str:
+        """The move in long algebraic form: piece letter (none for a pawn), the from-square, then each
+        landing square after ``-`` for a move or ``x`` for a capture: ``Zg1-f3``, ``d3xe4``,
+        ``Mb1xd3xf5``; ``#`` marks a winning move.
+
+        Raises :class:`~congo.IllegalMoveError` if the move is not legal here and ``TypeError`` if it
+        is not a :class:`Move`."""
+        san = self.san(move)
+        piece_type = self._position.moving_piece_type(move)
+        capture = self._position.captured_mask(move) != 0
+        letter = "" if piece_type == PAWN else piece_symbol(piece_type).upper()
+        separator = "x" if capture else "-"
+        first, *landings = (SQUARE_NAMES[sq] for sq in move.path)
+        suffix = "#" if san.endswith("#") else ""
+        return letter + first + "".join(separator + name for name in landings) + suffix
+
+    def parse_san(self, san: str) -> Move:
+        """The legal move a SAN string stands for (``docs/notation.md``). Lenient like python-chess:
+        ``x`` and ``-`` are optional, ``+ # ! ?`` suffixes are ignored, ``=S`` may follow a promoting
+        pawn move, and a move string in the machine notation (``b1d3f5``, ``d2-e3``) is accepted too.
+
+        Raises :class:`~congo.InvalidMoveError` for text that is neither SAN nor a move string,
+        :class:`~congo.IllegalMoveError` when no legal move matches, :class:`~congo.AmbiguousMoveError`
+        (an ``IllegalMoveError``) when several do, and ``TypeError`` for a non-str."""
+        if not isinstance(san, str):
+            raise TypeError(f"a SAN move is a str, got {type(san).__name__}")
+        return _core.parse_san(self._position, san)
+
+    def push_san(self, san: str) -> Move:
+        """Parses a SAN string, plays the move and returns it. Raises like :meth:`parse_san`; the board
+        is then unchanged."""
+        move = self.parse_san(san)
+        self.push(move)
+        return move
+
+    def variation_san(self, variation: Iterable[Move]) -> str:
+        """A line of moves played from the current position in SAN with move numbers:
+        ``1. Zf3 Ec5 2. cc3``, or ``1... Ec5 2. cc3`` when Black is to move. The board is not changed.
+
+        Raises :class:`~congo.IllegalMoveError` naming the first move that is not legal where it is
+        played, and ``TypeError`` for anything but an iterable of :class:`Move`."""
+        moves = [_check_move(move) for move in variation]
+        sans = _core.san_line(self._position, moves)
+        number, turn = self.fullmove_number, self.turn
+        parts: list[str] = []
+        for i, san in enumerate(sans):
+            if turn:
+                parts.append(f"{number}. {san}")
+            elif i == 0:
+                parts.append(f"{number}... {san}")
+            else:
+                parts.append(san)
+            if not turn:
+                number += 1
+            turn = not turn
+        return " ".join(parts)
+
     # -- pieces -------------------------------------------------------------------------------
 
     def piece_at(self, sq: Square) -> Piece | None:
-        """The piece on a square, or ``None``. Raises ``ValueError`` for a square off the board."""
-        found = self._position.piece_at(sq)
+        """The piece on a square, or ``None``. Raises ``ValueError`` for a square off the board and
+        ``TypeError`` for a non-int."""
+        found = self._position.piece_at(_check_square(sq))
         return None if found is None else _piece(*found)
 
     def piece_type_at(self, sq: Square) -> PieceType | None:
-        """The type of the piece on a square, or ``None``."""
-        found = self._position.piece_at(sq)
+        """The type of the piece on a square, or ``None``. Raises like :meth:`piece_at`."""
+        found = self._position.piece_at(_check_square(sq))
         return None if found is None else found[0]
 
     def color_at(self, sq: Square) -> Color | None:
-        """The colour of the piece on a square, or ``None``."""
-        found = self._position.piece_at(sq)
+        """The colour of the piece on a square, or ``None``. Raises like :meth:`piece_at`."""
+        found = self._position.piece_at(_check_square(sq))
         return None if found is None else found[1]
 
     def piece_map(self) -> dict[Square, Piece]:
@@ -283,7 +324,10 @@ class Board:
 
     def set_piece_map(self, pieces: Mapping[Square, Piece]) -> None:
         """Replaces every piece. Clears the move stack. Raises
-        :class:`~congo.InvalidPositionError` if the result is invalid (the board is unchanged)."""
+        :class:`~congo.InvalidPositionError` if the result is invalid (the board is unchanged) and
+        ``TypeError`` for anything but a mapping of squares to pieces."""
+        if not isinstance(pieces, Mapping):
+            raise TypeError(f"expected a mapping of squares to congo.Piece, got {type(pieces).__name__}")
         items = {}
         for sq, piece in pieces.items():
             _check_square(sq)
@@ -310,6 +354,10 @@ class Board:
         """Sets up a position and clears the move stack. Raises :class:`~congo.InvalidFenError` or
         :class:`~congo.InvalidPositionError`; the board is then unchanged."""
         self._set_position(Position(_fen_text(fen)))
+
+    def reset(self) -> None:
+        """Sets up the start position and clears the move stack."""
+        self._set_position(Position(STARTING_FEN))
 
     def set_board_fen(self, board_fen: str) -> None:
         """Replaces the placement only, keeping side to move and move number. Raises like :meth:`set_fen`."""
@@ -338,7 +386,9 @@ class Board:
 
     def is_repetition(self, count: int = 3) -> bool:
         """Whether the current position (placement and side to move) has occurred ``count`` times in
-        the move stack, counting the current one."""
+        the move stack, counting the current one. Raises ``TypeError`` for a non-int ``count``."""
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise TypeError(f"count must be an int, got {type(count).__name__}")
         current = self._position
         key = current.zobrist_hash()
         seen = 1
@@ -356,6 +406,11 @@ class Board:
     def can_claim_threefold_repetition(self) -> bool:
         """Whether a draw by threefold repetition can be claimed now."""
         return self.is_repetition(3)
+
+    def can_claim_draw(self) -> bool:
+        """Whether a draw can be claimed now: only threefold repetition exists in Congo (no fifty-move
+        rule)."""
+        return self.can_claim_threefold_repetition()
 
     def outcome(self, *, claim_draw: bool = False, max_plies: int | None = None) -> Outcome | None:
         """How the game ended, or ``None`` while it goes on.
@@ -399,7 +454,14 @@ class Board:
     # -- copies and comparison ----------------------------------------------------------------
 
     def copy(self, *, stack: bool | int = True) -> Board:
-        """A copy. ``stack=False`` drops the move stack; an int keeps that many of the last moves."""
+        """A copy. ``stack=False`` drops the move stack; an int keeps that many of the last moves.
+
+        Raises ``TypeError`` for a ``stack`` that is neither a bool nor an int and ``ValueError`` for a
+        negative one."""
+        if not isinstance(stack, int):
+            raise TypeError(f"stack must be a bool or an int, got {type(stack).__name__}")
+        if stack < 0:
+            raise ValueError(f"stack must be non-negative, got {stack}")
         board = type(self).__new__(type(self))
         board.__dict__.update(self.__dict__)
         board._position = self._position
@@ -432,6 +494,13 @@ class Board:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.fen()!r})"
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG with the last move marked, for Jupyter and other rich displays (see
+        :func:`congo.svg.board`)."""
+        from congo import svg  # imported here: congo.svg imports this module
+
+        return svg.board(self, lastmove=self._stack[-1][0] if self._stack else None)
 
     def __str__(self) -> str:
         """The board as text, rank 7 at the top; the river is drawn as ``~`` on empty squares and the
@@ -480,6 +549,12 @@ class Board:
         if borders:
             lines.append("  " + " ".join(FILE_NAMES))
         return "\n".join(lines)
+
+
+def _check_move(move: object) -> Move:
+    if not isinstance(move, Move):
+        raise TypeError(f"expected a congo.Move, got {type(move).__name__}")
+    return move
 
 
 def _fen_text(fen: object) -> str:

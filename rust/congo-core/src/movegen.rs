@@ -20,10 +20,19 @@ impl Position {
     }
 
     /// All legal moves. There is no check in Congo: every generated move is legal.
+    ///
+    /// Returning the list moves its inline storage; loops that generate at every node should keep
+    /// a list of their own and call [`Position::generate_moves`] instead.
     pub fn legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
-        self.for_each_move(&mut |m| moves.push(m));
+        self.generate_moves(&mut moves);
         moves
+    }
+
+    /// Appends every legal move to `moves`.
+    #[inline]
+    pub fn generate_moves(&self, moves: &mut MoveList) {
+        self.for_each_move(&mut |m| moves.push(m));
     }
 
     /// Calls `emit` for every legal move, piece type by piece type.

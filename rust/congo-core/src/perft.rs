@@ -1,6 +1,6 @@
 //! Perft: counting the leaves of the move tree, the standard correctness check of a move generator.
 
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
 /// The number of leaf positions `depth` moves deep. The last ply is counted in bulk, without making
@@ -11,9 +11,11 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         1 => pos.count_legal_moves(),
         _ => {
             let mut nodes = 0;
-            for m in pos.legal_moves() {
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
+            for m in &moves {
                 let mut next = *pos;
-                next.play_in_place(&m);
+                next.play_in_place(m);
                 nodes += perft(&next, depth - 1);
             }
             nodes

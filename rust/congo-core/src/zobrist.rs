@@ -64,7 +64,8 @@ mod tests {
 
     #[test]
     fn keys_are_distinct() {
-        let mut all: Vec<u64> = PIECE_KEYS.iter().flatten().flat_map(|keys| keys[..NUM_SQUARES].iter()).copied().collect();
+        let mut all: Vec<u64> =
+            PIECE_KEYS.iter().flatten().flat_map(|keys| keys[..NUM_SQUARES].iter()).copied().collect();
         all.push(WHITE_TO_MOVE);
         let n = all.len();
         all.sort_unstable();

@@ -71,7 +71,7 @@ fn every_move_is_found_again_by_its_string() {
                 let path = parse_move(&m.uci()).unwrap();
                 assert_eq!(pos.find_move(&path).unwrap(), *m, "{} {m}", pos.fen());
             }
-            let mut strings: Vec<String> = moves.iter().map(|m| m.uci()).collect();
+            let mut strings: Vec<String> = moves.iter().map(congo_core::Move::uci).collect();
             strings.sort();
             strings.dedup();
             assert_eq!(strings.len(), moves.len(), "duplicate move in {}", pos.fen());

@@ -1,7 +1,7 @@
 //! One named test per rule of RULES.md, each on a small hand-made position whose answer was derived by
 //! hand from the rules text. The section numbers refer to RULES.md (docs/rules.md in this repository).
 
-use congo_core::{parse_move, perft, Color, Position, PositionError, ParseFenError, Square, Termination};
+use congo_core::{parse_move, perft, Color, ParseFenError, Position, PositionError, Square, Termination};
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -34,9 +34,10 @@ fn is_legal(fen: &str, mv: &str) -> bool {
 
 #[test]
 fn start_position_has_24_moves() {
-    let mut moves: Vec<String> = Position::start().legal_moves().iter().map(|m| m.uci()).collect();
+    let mut moves: Vec<String> = Position::start().legal_moves().iter().map(congo_core::Move::uci).collect();
     moves.sort();
-    let pawns = "a2a3 a2b3 b2a3 b2b3 b2c3 c2b3 c2c3 c2d3 d2c3 d2d3 d2e3 e2d3 e2e3 e2f3 f2e3 f2f3 f2g3 g2f3 g2g3";
+    let pawns =
+        "a2a3 a2b3 b2a3 b2b3 b2c3 c2b3 c2c3 c2d3 d2c3 d2d3 d2e3 e2d3 e2e3 e2f3 f2e3 f2f3 f2g3 g2f3 g2g3";
     let expected = sorted(&format!("{pawns} a1a3 a1c3 c1c3 e1e3 g1f3"));
     assert_eq!(moves, expected);
 }
@@ -59,10 +60,7 @@ fn lion_may_step_onto_an_attacked_square() {
 
 #[test]
 fn lion_steps_only_inside_its_castle() {
-    assert_eq!(
-        moves_from("2l4/7/7/7/7/3L3/7 w 1", "d2"),
-        sorted("d2c1 d2c2 d2c3 d2d1 d2d3 d2e1 d2e2 d2e3")
-    );
+    assert_eq!(moves_from("2l4/7/7/7/7/3L3/7 w 1", "d2"), sorted("d2c1 d2c2 d2c3 d2d1 d2d3 d2e1 d2e2 d2e3"));
     assert_eq!(moves_from("4l2/7/7/7/7/7/2L4 w 1", "c1"), sorted("c1c2 c1d1 c1d2"));
 }
 
@@ -148,9 +146,15 @@ fn crocodile_captures_on_the_river_square() {
 #[test]
 fn crocodile_never_slides_away_from_the_river() {
     // From d2 the slide goes north only; d1 is a king step, nothing lies beyond it southwards anyway.
-    assert_eq!(moves_from("4l2/7/7/7/4L2/3C3/7 w 1", "d2"), sorted("d2c1 d2c2 d2c3 d2d1 d2d3 d2d4 d2e1 d2e2"));
+    assert_eq!(
+        moves_from("4l2/7/7/7/4L2/3C3/7 w 1", "d2"),
+        sorted("d2c1 d2c2 d2c3 d2d1 d2d3 d2d4 d2e1 d2e2")
+    );
     // From b6 on the far side, never north beyond the king step.
-    assert_eq!(moves_from("4l2/1C5/7/7/7/7/4L2 w 1", "b6"), sorted("b6a5 b6a6 b6a7 b6b4 b6b5 b6b7 b6c5 b6c6 b6c7"));
+    assert_eq!(
+        moves_from("4l2/1C5/7/7/7/7/4L2 w 1", "b6"),
+        sorted("b6a5 b6a6 b6a7 b6b4 b6b5 b6b7 b6c5 b6c6 b6c7")
+    );
 }
 
 #[test]
@@ -213,10 +217,7 @@ fn superpawn_moves_sideways_and_retreats_anywhere() {
 
 #[test]
 fn superpawn_captures_sideways_but_retreats_without_capturing_or_jumping() {
-    assert_eq!(
-        moves_from("4l2/7/7/2Sp3/1Pp4/7/4L2 w 1", "c4"),
-        sorted("c4b5 c4c5 c4d5 c4b4 c4d4 c4d3 c4e2")
-    );
+    assert_eq!(moves_from("4l2/7/7/2Sp3/1Pp4/7/4L2 w 1", "c4"), sorted("c4b5 c4c5 c4d5 c4b4 c4d4 c4d3 c4e2"));
 }
 
 #[test]
@@ -259,7 +260,7 @@ fn monkey_lion_jump_ends_the_chain() {
     // A black pawn on c6 could be jumped from d7 to b5, but the chain ended on the lion jump.
     let moves = moves_from("7/2p1l2/7/4c2/7/2p4/1M1L3 w 1", "b1");
     assert!(moves.contains(&"b1d3f5d7".to_owned()));
-    assert!(!moves.iter().any(|m| m.starts_with("b1d3f5d7")  && m.len() > 8));
+    assert!(!moves.iter().any(|m| m.starts_with("b1d3f5d7") && m.len() > 8));
 }
 
 #[test]
@@ -435,8 +436,14 @@ fn fen_round_trips_with_three_fields() {
 
 #[test]
 fn fen_accepts_missing_counter_upper_case_side_and_counter_zero() {
-    assert_eq!(pos("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ").fen(), "gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1");
-    assert_eq!(pos("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ B 0").fen(), "gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ b 0");
+    assert_eq!(
+        pos("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ").fen(),
+        "gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1"
+    );
+    assert_eq!(
+        pos("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ B 0").fen(),
+        "gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ b 0"
+    );
 }
 
 fn position_error(fen: &str) -> PositionError {
@@ -448,7 +455,10 @@ fn position_error(fen: &str) -> PositionError {
 
 #[test]
 fn fen_rejects_two_lions_of_one_colour() {
-    assert_eq!(position_error("2ll3/7/7/7/7/7/3L3 w 1"), PositionError::TooManyLions { color: Color::Black, count: 2 });
+    assert_eq!(
+        position_error("2ll3/7/7/7/7/7/3L3 w 1"),
+        PositionError::TooManyLions { color: Color::Black, count: 2 }
+    );
 }
 
 #[test]
@@ -485,9 +495,17 @@ fn fen_rejects_a_pawn_on_its_far_rank() {
 fn fen_syntax_errors_name_the_problem() {
     let message = |fen: &str| Position::from_fen(fen).unwrap_err().to_string();
     assert_eq!(message("gmelecz/ppppppp/7/7/7/PPPPPPP w 1"), "expected 7 ranks separated by '/', found 6");
-    assert_eq!(message("gmelecz/pppppppp/7/7/7/PPPPPPP/GMELECZ w 1"), "rank 6 describes 8 squares, expected 7");
-    assert_eq!(message("gmelecz/ppppppp/6/7/7/PPPPPPP/GMELECZ w 1"), "rank 5 describes 6 squares, expected 7");
-    assert!(message("gmelecq/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1").starts_with("invalid character 'q' in rank 7"));
+    assert_eq!(
+        message("gmelecz/pppppppp/7/7/7/PPPPPPP/GMELECZ w 1"),
+        "rank 6 describes 8 squares, expected 7"
+    );
+    assert_eq!(
+        message("gmelecz/ppppppp/6/7/7/PPPPPPP/GMELECZ w 1"),
+        "rank 5 describes 6 squares, expected 7"
+    );
+    assert!(
+        message("gmelecq/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1").starts_with("invalid character 'q' in rank 7")
+    );
     assert!(message("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ x 1").starts_with("invalid side to move \"x\""));
     assert!(message("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w -1").starts_with("invalid move number \"-1\""));
     assert!(message("").starts_with("empty"));

@@ -4,11 +4,14 @@
 //! the four `ValueError` subclasses in [`errors`]; nothing a Python caller passes can make this crate
 //! panic.
 
+mod bulk;
 mod convert;
+mod engine;
 mod errors;
+mod legal_moves;
 mod moves;
-mod perft;
 mod position;
+mod san;
 
 use congo_core as core;
 use pyo3::prelude::*;
@@ -22,12 +25,21 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<PyMove>()?;
     m.add_class::<PyPosition>()?;
-    m.add_function(wrap_pyfunction!(perft::perft, m)?)?;
-    m.add_function(wrap_pyfunction!(perft::divide, m)?)?;
+    m.add_class::<engine::PyEngine>()?;
+    m.add_class::<engine::PySearchInfo>()?;
+    m.add_class::<legal_moves::LegalMoveGenerator>()?;
+    m.add_class::<bulk::PlayoutStats>()?;
+    m.add_function(wrap_pyfunction!(bulk::perft, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::divide, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::random_playouts, m)?)?;
     m.add("InvalidFenError", py.get_type::<InvalidFenError>())?;
     m.add("InvalidPositionError", py.get_type::<InvalidPositionError>())?;
     m.add("InvalidMoveError", py.get_type::<InvalidMoveError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add_function(wrap_pyfunction!(san::san, m)?)?;
+    m.add_function(wrap_pyfunction!(san::parse_san, m)?)?;
+    m.add_function(wrap_pyfunction!(san::san_line, m)?)?;
+    m.add("AmbiguousMoveError", py.get_type::<san::AmbiguousMoveError>())?;
     m.add("STARTING_FEN", core::STARTING_FEN)?;
     m.add("STARTING_BOARD_FEN", core::STARTING_BOARD_FEN)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

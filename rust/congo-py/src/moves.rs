@@ -18,12 +18,14 @@ pub struct PyMove {
 /// Every single-leg move object, created once: `legal_moves()` then costs a reference count per move.
 static SIMPLE_MOVES: PyOnceLock<Vec<Py<PyMove>>> = PyOnceLock::new();
 
-impl PyMove {
-    pub(crate) fn object(py: Python<'_>, path: Path) -> PyResult<Py<PyMove>> {
-        if path.is_chain() {
-            return Py::new(py, PyMove { path });
-        }
-        let table = SIMPLE_MOVES.get_or_try_init(py, || {
+/// Builds `Move` objects for core moves: shared objects for single-leg moves, new ones for chains.
+pub(crate) struct MoveObjects<'a> {
+    simple: &'a [Py<PyMove>],
+}
+
+impl MoveObjects<'_> {
+    pub(crate) fn get(py: Python<'_>) -> PyResult<MoveObjects<'_>> {
+        let simple = SIMPLE_MOVES.get_or_try_init(py, || {
             let mut table = Vec::with_capacity(49 * 49);
             for from in Square::all() {
                 for to in Square::all() {
@@ -32,7 +34,22 @@ impl PyMove {
             }
             Ok::<_, PyErr>(table)
         })?;
-        Ok(table[path.from().index() * 49 + path.to().index()].clone_ref(py))
+        Ok(MoveObjects { simple })
+    }
+
+    #[inline]
+    pub(crate) fn object(&self, py: Python<'_>, path: Path) -> PyResult<Py<PyMove>> {
+        if path.is_chain() {
+            Py::new(py, PyMove { path })
+        } else {
+            Ok(self.simple[path.from().index() * 49 + path.to().index()].clone_ref(py))
+        }
+    }
+}
+
+impl PyMove {
+    pub(crate) fn object(py: Python<'_>, path: Path) -> PyResult<Py<PyMove>> {
+        MoveObjects::get(py)?.object(py, path)
     }
 }
 
@@ -80,7 +97,7 @@ impl PyMove {
         PyTuple::new(py, self.path.squares().map(|sq| sq.index() as u8))
     }
 
-    fn uci(&self) -> String {
+    pub(crate) fn uci(&self) -> String {
         self.path.uci()
     }
 

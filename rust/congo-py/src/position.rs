@@ -7,7 +7,7 @@ use pyo3::types::{PyDict, PyList, PyType};
 
 use crate::convert::{role, square};
 use crate::errors::{illegal_move_error, move_syntax_error, parse_fen_error, position_error};
-use crate::moves::PyMove;
+use crate::moves::{MoveObjects, PyMove};
 
 /// A validated game state: placement, side to move, move number. Frozen, hashable, picklable.
 #[pyclass(frozen, eq, module = "congo", name = "Position")]
@@ -109,10 +109,15 @@ impl PyPosition {
     }
 
     /// Every legal move, in one call.
-    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let moves = self.inner.legal_moves();
-        let objects = moves.iter().map(|m| PyMove::object(py, m.path)).collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, objects)
+    pub(crate) fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut moves = core::MoveList::new();
+        self.inner.generate_moves(&mut moves);
+        let objects = MoveObjects::get(py)?;
+        let mut list = Vec::with_capacity(moves.len());
+        for m in &moves {
+            list.push(objects.object(py, m.path)?);
+        }
+        PyList::new(py, list)
     }
 
     /// The number of legal moves, counted without building them.

@@ -1,0 +1,257 @@
+//! The search engine: iterative deepening, principal variation search, a shared lock-free
+//! transposition table, quiescence search, and Lazy SMP over several threads.
+//!
+//! ```
+//! use congo_core::search::{Engine, Limits};
+//! use congo_core::Position;
+//!
+//! // The white monkey on b1 jumps c2, e4 and e6: the chain ends on the black lion's square d7.
+//! let pos = Position::from_fen("7/4l2/7/4c2/7/2p4/1M1L3 w 1").unwrap();
+//! let mut engine = Engine::new(1, 16).unwrap();
+//! let result = engine.search(&pos, &[], &Limits::depth(4), &mut |_| {});
+//! assert_eq!(result.best_move.unwrap().uci(), "b1d3f5d7");
+//! assert_eq!(result.score.mate(), Some(1));
+//! ```
+//!
+//! * [`Engine`] owns the transposition table and the per-thread move-ordering statistics; it is
+//!   `Send`, so a binding can move it into a thread, and [`StopHandle`] stops a running search
+//!   from any thread.
+//! * [`Limits`] says when to stop: depth, nodes, time, or never (until stopped).
+//! * Results: a [`SearchInfo`] per completed iteration (to a callback), then a [`SearchResult`].
+//!
+//! Architecture and the measured worth of every feature: `docs/engine.md`.
+
+mod attacks;
+pub mod eval;
+mod limits;
+mod ordering;
+pub mod params;
+mod score;
+mod smp;
+pub mod tt;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use attacks::{can_capture_lion, lion_attacked};
+pub use limits::{LimitError, Limits, MAX_DEPTH, MAX_TIME_SECONDS};
+pub use params::{EvalParams, ParamError, ParamInfo, Params, SearchParams, PARAMS};
+pub use score::{Score, MATE, MAX_PLY};
+
+use crate::moves::Move;
+use crate::outcome::Outcome;
+use crate::position::Position;
+use eval::Evaluator;
+use ordering::Heuristics;
+use tt::TranspositionTable;
+
+/// The most search threads an engine accepts.
+pub const MAX_THREADS: usize = 256;
+
+/// The largest transposition table accepted, in mebibytes (1 TiB).
+pub const MAX_HASH_MB: usize = 1 << 20;
+
+/// What went wrong creating or configuring an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The thread count is outside `1..=MAX_THREADS`.
+    Threads(usize),
+    /// The table size is outside `1..=MAX_HASH_MB`.
+    HashSize(usize),
+    /// The memory for the table could not be allocated.
+    OutOfMemory(usize),
+}
+
+impl core::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            EngineError::Threads(n) => write!(f, "threads must be from 1 to {MAX_THREADS}, got {n}"),
+            EngineError::HashSize(mb) => write!(f, "hash_mb must be from 1 to {MAX_HASH_MB}, got {mb}"),
+            EngineError::OutOfMemory(mb) => write!(f, "could not allocate a {mb} MB transposition table"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Stops a running search from another thread. Cheap to clone; stopping when no search runs does
+/// nothing (each search starts afresh).
+#[derive(Clone, Debug)]
+pub struct StopHandle(Arc<AtomicBool>);
+
+impl StopHandle {
+    /// Ends the running search as soon as possible (within a few hundred microseconds); it returns
+    /// the best move found so far.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The state of a search after a completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// The iteration's depth in plies.
+    pub depth: u32,
+    /// The deepest ply reached (quiescence search and extensions included).
+    pub seldepth: u32,
+    pub score: Score,
+    /// The principal variation: the best line found, starting with the best move.
+    pub pv: Vec<Move>,
+    /// Nodes visited so far, all threads together.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Transposition table use by this search, per mille.
+    pub hashfull: u32,
+}
+
+impl SearchInfo {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        nps(self.nodes, self.time)
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The best move, or `None` when the game is already over (see `outcome`).
+    pub best_move: Option<Move>,
+    pub score: Score,
+    pub pv: Vec<Move>,
+    /// The deepest completed iteration (0 when the game is over).
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    /// Why there is no move: the position's outcome by the rules (a captured lion, no legal move,
+    /// bare lions). `None` whenever there is a move.
+    pub outcome: Option<Outcome>,
+}
+
+impl SearchResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        nps(self.nodes, self.time)
+    }
+}
+
+fn nps(nodes: u64, time: Duration) -> u64 {
+    let micros = time.as_micros().max(1);
+    (u128::from(nodes) * 1_000_000 / micros).min(u128::from(u64::MAX)) as u64
+}
+
+/// A search engine: a transposition table, search threads and their parameters.
+pub struct Engine {
+    tt: TranspositionTable,
+    hash_mb: usize,
+    threads: usize,
+    params: Params,
+    evaluator: Evaluator,
+    heuristics: Vec<Heuristics>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Engine {
+    /// An engine searching with `threads` threads (Lazy SMP) and a `hash_mb` MiB transposition table.
+    pub fn new(threads: usize, hash_mb: usize) -> Result<Engine, EngineError> {
+        Engine::with_params(threads, hash_mb, Params::default())
+    }
+
+    /// An engine with non-default parameters (see [`PARAMS`]).
+    pub fn with_params(threads: usize, hash_mb: usize, params: Params) -> Result<Engine, EngineError> {
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(EngineError::Threads(threads));
+        }
+        if !(1..=MAX_HASH_MB).contains(&hash_mb) {
+            return Err(EngineError::HashSize(hash_mb));
+        }
+        let tt = TranspositionTable::new(hash_mb).map_err(|_| EngineError::OutOfMemory(hash_mb))?;
+        Ok(Engine {
+            tt,
+            hash_mb,
+            threads,
+            params,
+            evaluator: Evaluator::new(&params.eval),
+            heuristics: (0..threads).map(|_| Heuristics::new(MAX_PLY)).collect(),
+            stop: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Sets a parameter by name (see [`PARAMS`]).
+    pub fn set_param(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
+        self.params.set(name, value)?;
+        self.evaluator = Evaluator::new(&self.params.eval);
+        Ok(())
+    }
+
+    /// A handle that stops this engine's running search from another thread.
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(Arc::clone(&self.stop))
+    }
+
+    /// Forgets everything learnt in earlier searches (transposition table, move-ordering history),
+    /// as for a new game. A fresh or cleared engine searching with one thread and a depth or node
+    /// limit gives the same result every time.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.heuristics = (0..self.threads).map(|_| Heuristics::new(MAX_PLY)).collect();
+    }
+
+    /// The static evaluation of a position for the side to move, in centipawns.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.evaluator.evaluate(pos)
+    }
+
+    /// Searches `pos` within `limits`, calling `on_iteration` on this thread after each completed
+    /// iteration.
+    ///
+    /// `history` holds the Zobrist hashes of the game's earlier positions, oldest first, so that the
+    /// search scores repetitions as draws; positions before the last capture cannot repeat and may
+    /// be left out. Limits are expected to be valid ([`Limits::validate`]); out-of-range values are
+    /// clamped rather than trusted.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        on_iteration: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.stop.store(false, Ordering::Relaxed);
+        smp::run(self, pos, history, limits, on_iteration)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_is_send() {
+        fn assert_send<T: Send>() {}
+        assert_send::<Engine>();
+        assert_send::<StopHandle>();
+    }
+
+    #[test]
+    fn bad_configurations_are_errors() {
+        assert_eq!(Engine::new(0, 16).err(), Some(EngineError::Threads(0)));
+        assert_eq!(Engine::new(MAX_THREADS + 1, 16).err(), Some(EngineError::Threads(MAX_THREADS + 1)));
+        assert_eq!(Engine::new(1, 0).err(), Some(EngineError::HashSize(0)));
+        assert!(Engine::new(1, 1).is_ok());
+    }
+}

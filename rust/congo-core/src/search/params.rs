@@ -1,0 +1,270 @@
+//! Tunable switches and weights of the search and the evaluation, settable by name.
+//!
+//! Every search feature can be switched off and every evaluation term scaled, so that self-play
+//! matches (`congo match`) can measure what each one is worth; `docs/engine.md` records those
+//! matches. The defaults are the values the matches chose.
+
+use core::fmt;
+
+/// Switches of the search. `true` everywhere is the engine as shipped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // independent switches, each measured on its own
+pub struct SearchParams {
+    /// Cut-offs from the transposition table (it is still used for move ordering when off).
+    pub tt_cutoffs: bool,
+    /// Quiescence search over captures at the horizon (off: the static evaluation is used there).
+    pub quiescence: bool,
+    /// Search one ply deeper when the side to move's lion is attacked.
+    pub lion_extension: bool,
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late move reductions.
+    pub lmr: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// Reverse futility pruning ("static null move") near the horizon.
+    pub futility: bool,
+    /// Late move pruning of quiet moves near the horizon.
+    pub lmp: bool,
+    /// Killer moves in move ordering.
+    pub killers: bool,
+    /// The history heuristic in move ordering.
+    pub history: bool,
+    /// Captures ordered by most valuable victim (off: captures keep generation order).
+    pub mvv_lva: bool,
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams {
+            tt_cutoffs: true,
+            quiescence: true,
+            lion_extension: true,
+            null_move: true,
+            lmr: true,
+            aspiration: true,
+            futility: true,
+            lmp: true,
+            killers: true,
+            history: true,
+            mvv_lva: true,
+        }
+    }
+}
+
+/// Weights of the evaluation, in centipawns or percent of the default scale.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EvalParams {
+    /// Material value of each role, indexed by [`crate::Role::index`] (the lion's is unused).
+    pub material: [i32; 8],
+    /// Piece-square tables, percent.
+    pub pst: i32,
+    /// Mobility, percent.
+    pub mobility: i32,
+    /// Drowning danger, percent.
+    pub drowning: i32,
+    /// Enemy pieces attacking the squares around a lion, percent.
+    pub lion_safety: i32,
+    /// A lone piece between the two lions on a file or diagonal (pinned: moving it loses the lion),
+    /// centipawns for its owner.
+    pub lion_line: i32,
+    /// Pawn advancement, percent.
+    pub pawn_advance: i32,
+    /// A pawn one step from promotion, centipawns.
+    pub promotion: i32,
+    /// The side to move's bonus, centipawns.
+    pub tempo: i32,
+}
+
+impl Default for EvalParams {
+    fn default() -> EvalParams {
+        EvalParams {
+            //        pawn superpawn monkey giraffe zebra elephant crocodile lion
+            material: [100, 270, 330, 280, 290, 280, 420, 0],
+            pst: 100,
+            mobility: 100,
+            drowning: 100,
+            lion_safety: 100,
+            lion_line: 40,
+            pawn_advance: 100,
+            promotion: 40,
+            tempo: 12,
+        }
+    }
+}
+
+/// Every switch and weight of the engine.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Params {
+    pub search: SearchParams,
+    pub eval: EvalParams,
+}
+
+/// A parameter name that does not exist, or a value out of its range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamError {
+    Unknown(String),
+    OutOfRange { name: &'static str, value: i64, min: i32, max: i32 },
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::Unknown(name) => {
+                write!(f, "unknown engine option {name:?}; the options are: ")?;
+                let names: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
+                f.write_str(&names.join(", "))
+            }
+            ParamError::OutOfRange { name, value, min, max } => {
+                write!(f, "engine option {name:?} must be from {min} to {max}, got {value}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// The description of one parameter.
+#[derive(Copy, Clone, Debug)]
+pub struct ParamInfo {
+    pub name: &'static str,
+    pub help: &'static str,
+    pub min: i32,
+    pub max: i32,
+}
+
+const fn switch(name: &'static str, help: &'static str) -> ParamInfo {
+    ParamInfo { name, help, min: 0, max: 1 }
+}
+
+const fn weight(name: &'static str, help: &'static str, max: i32) -> ParamInfo {
+    ParamInfo { name, help, min: 0, max }
+}
+
+/// Every parameter, in a stable order.
+pub const PARAMS: &[ParamInfo] = &[
+    switch("tt_cutoffs", "cut-offs from the transposition table"),
+    switch("quiescence", "quiescence search over captures at the horizon"),
+    switch("lion_extension", "extend the search when the side to move's lion is attacked"),
+    switch("null_move", "null-move pruning"),
+    switch("lmr", "late move reductions"),
+    switch("aspiration", "aspiration windows"),
+    switch("futility", "reverse futility pruning near the horizon"),
+    switch("lmp", "late move pruning of quiet moves near the horizon"),
+    switch("killers", "killer moves in move ordering"),
+    switch("history", "history heuristic in move ordering"),
+    switch("mvv_lva", "order captures by most valuable victim"),
+    weight("pawn", "material value of a pawn (cp)", 2000),
+    weight("superpawn", "material value of a superpawn (cp)", 2000),
+    weight("monkey", "material value of a monkey (cp)", 2000),
+    weight("giraffe", "material value of a giraffe (cp)", 2000),
+    weight("zebra", "material value of a zebra (cp)", 2000),
+    weight("elephant", "material value of an elephant (cp)", 2000),
+    weight("crocodile", "material value of a crocodile (cp)", 2000),
+    weight("pst", "piece-square tables (percent)", 1000),
+    weight("mobility", "mobility (percent)", 1000),
+    weight("drowning", "drowning danger (percent)", 1000),
+    weight("lion_safety", "attacks on the squares around a lion (percent)", 1000),
+    weight("lion_line", "a lone piece between the lions, pinned (cp)", 1000),
+    weight("pawn_advance", "pawn advancement (percent)", 1000),
+    weight("promotion", "a pawn one step from promotion (cp)", 1000),
+    weight("tempo", "bonus for the side to move (cp)", 200),
+];
+
+impl Params {
+    fn slot(&mut self, name: &str) -> Option<Slot<'_>> {
+        let s = &mut self.search;
+        let e = &mut self.eval;
+        Some(match name {
+            "tt_cutoffs" => Slot::Switch(&mut s.tt_cutoffs),
+            "quiescence" => Slot::Switch(&mut s.quiescence),
+            "lion_extension" => Slot::Switch(&mut s.lion_extension),
+            "null_move" => Slot::Switch(&mut s.null_move),
+            "lmr" => Slot::Switch(&mut s.lmr),
+            "aspiration" => Slot::Switch(&mut s.aspiration),
+            "futility" => Slot::Switch(&mut s.futility),
+            "lmp" => Slot::Switch(&mut s.lmp),
+            "killers" => Slot::Switch(&mut s.killers),
+            "history" => Slot::Switch(&mut s.history),
+            "mvv_lva" => Slot::Switch(&mut s.mvv_lva),
+            "pawn" => Slot::Weight(&mut e.material[0]),
+            "superpawn" => Slot::Weight(&mut e.material[1]),
+            "monkey" => Slot::Weight(&mut e.material[2]),
+            "giraffe" => Slot::Weight(&mut e.material[3]),
+            "zebra" => Slot::Weight(&mut e.material[4]),
+            "elephant" => Slot::Weight(&mut e.material[5]),
+            "crocodile" => Slot::Weight(&mut e.material[6]),
+            "pst" => Slot::Weight(&mut e.pst),
+            "mobility" => Slot::Weight(&mut e.mobility),
+            "drowning" => Slot::Weight(&mut e.drowning),
+            "lion_safety" => Slot::Weight(&mut e.lion_safety),
+            "lion_line" => Slot::Weight(&mut e.lion_line),
+            "pawn_advance" => Slot::Weight(&mut e.pawn_advance),
+            "promotion" => Slot::Weight(&mut e.promotion),
+            "tempo" => Slot::Weight(&mut e.tempo),
+            _ => return None,
+        })
+    }
+
+    /// Sets a parameter by name (see [`PARAMS`]); switches take 0 or 1.
+    pub fn set(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
+        let info =
+            PARAMS.iter().find(|p| p.name == name).ok_or_else(|| ParamError::Unknown(name.to_owned()))?;
+        if value < i64::from(info.min) || value > i64::from(info.max) {
+            return Err(ParamError::OutOfRange { name: info.name, value, min: info.min, max: info.max });
+        }
+        match self.slot(name) {
+            Some(Slot::Switch(b)) => *b = value != 0,
+            Some(Slot::Weight(w)) => *w = value as i32,
+            None => return Err(ParamError::Unknown(name.to_owned())),
+        }
+        Ok(())
+    }
+
+    /// The current value of a parameter (switches as 0 or 1).
+    pub fn get(&self, name: &str) -> Option<i64> {
+        let mut copy = *self;
+        match copy.slot(name)? {
+            Slot::Switch(b) => Some(i64::from(*b)),
+            Slot::Weight(w) => Some(i64::from(*w)),
+        }
+    }
+}
+
+enum Slot<'a> {
+    Switch(&'a mut bool),
+    Weight(&'a mut i32),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_parameter_can_be_read_and_set() {
+        let mut params = Params::default();
+        for info in PARAMS {
+            let value = params.get(info.name).unwrap_or_else(|| panic!("{} has no slot", info.name));
+            assert!(
+                (i64::from(info.min)..=i64::from(info.max)).contains(&value),
+                "{} default out of range",
+                info.name
+            );
+            params.set(info.name, i64::from(info.min)).unwrap();
+            assert_eq!(params.get(info.name), Some(i64::from(info.min)));
+        }
+    }
+
+    #[test]
+    fn bad_names_and_values_are_errors() {
+        let mut params = Params::default();
+        assert!(matches!(params.set("nullmove", 0), Err(ParamError::Unknown(_))));
+        assert!(params.set("nullmove", 0).unwrap_err().to_string().contains("null_move"));
+        assert!(matches!(params.set("null_move", 2), Err(ParamError::OutOfRange { .. })));
+        assert!(matches!(params.set("pawn", -1), Err(ParamError::OutOfRange { .. })));
+        params.set("null_move", 0).unwrap();
+        assert!(!params.search.null_move);
+        params.set("pawn", 90).unwrap();
+        assert_eq!(params.eval.material[0], 90);
+    }
+}

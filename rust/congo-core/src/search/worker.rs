@@ -1,0 +1,765 @@
+//! One search thread: iterative deepening over a principal variation search with a quiescence
+//! search at the horizon. The main thread and every Lazy SMP helper run this same code; they
+//! share only the transposition table, the stop flag and the node counter.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use smallvec::SmallVec;
+
+use super::attacks::{can_capture_lion, lion_attacked};
+use super::eval::Evaluator;
+use super::limits::{Clock, Limits};
+use super::ordering::{captured_value, is_promotion, move_key, Heuristics, MovePicker, Orderer, ScoredMove};
+use super::params::{Params, SearchParams};
+use super::score::{from_tt, is_decisive, lost_at, to_tt, win_in, INFINITE, MATE_BOUND, MAX_PLY};
+use super::tt::{Bound, Entry, TranspositionTable};
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, Path};
+use crate::piece::{Color, Piece, Role};
+use crate::position::Position;
+use crate::rules::{self, monkey, Sides};
+use crate::zobrist;
+
+/// The score of a draw (repetition, bare lions).
+const DRAW: i32 = 0;
+
+/// How many nodes a thread visits between looks at the clock and the shared node counter.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// Plies of quiescence search in which a threatened lion is answered with every move (beyond them
+/// the static evaluation stands, which keeps endless lion chases from exploding the search).
+const QS_EVASION_PLIES: usize = 6;
+
+/// What all search threads share.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub stop: &'a AtomicBool,
+    /// Nodes visited by all threads (each adds its count every [`CHECK_INTERVAL`] nodes).
+    pub nodes: AtomicU64,
+    pub params: &'a Params,
+    pub eval: &'a Evaluator,
+    pub limits: Limits,
+    pub clock: Clock,
+    pub threads: usize,
+}
+
+/// A root move with what the last search of it found.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub m: Move,
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+/// Late move reductions, `LMR[depth][move number]`, both capped at 63: grows with the logarithm of
+/// each, as is usual since Fruit/Stockfish (the constants were set by self-play).
+fn lmr_table() -> Box<[[u8; 64]; 64]> {
+    let mut table = Box::new([[0u8; 64]; 64]);
+    for (depth, row) in (0u32..).zip(table.iter_mut()).skip(1) {
+        for (index, r) in (0u32..).zip(row.iter_mut()).skip(1) {
+            *r = (0.5 + f64::from(depth).ln() * f64::from(index).ln() / 2.25) as u8;
+        }
+    }
+    table
+}
+
+/// Quiet moves searched at depth 1, 2, 3 before late move pruning skips the rest.
+const LMP_MOVES: [usize; 4] = [0, 8, 14, 22];
+
+/// Reverse futility margin per ply of remaining depth.
+const FUTILITY_MARGIN: i32 = 85;
+
+pub(crate) struct Worker<'a> {
+    shared: &'a Shared<'a>,
+    /// 0 for the main thread.
+    id: usize,
+    params: SearchParams,
+    pub nodes: u64,
+    unflushed: u64,
+    /// The exact node budget of a single-threaded search (deterministic).
+    node_limit: Option<u64>,
+    /// Until the first iteration is complete the limits are ignored, so that there is always a move.
+    can_stop: bool,
+    pub stopped: bool,
+    pub seldepth: usize,
+    heuristics: &'a mut Heuristics,
+    lmr: Box<[[u8; 64]; 64]>,
+    /// Hashes of the game's positions before the root, then of the current search path:
+    /// `keys[base + ply]` is the node at `ply`.
+    keys: Vec<u64>,
+    /// `reversible[i]`: how many moves back from position `i` no capture, drowning or promotion
+    /// happened. A repetition cannot reach further back.
+    reversible: Vec<u16>,
+    base: usize,
+    /// A move list per ply, reused from node to node.
+    buffers: Vec<Vec<ScoredMove>>,
+    /// Triangular principal variation table: `pv[ply]` is the best line found from `ply`.
+    pv: Vec<Vec<Move>>,
+    root: Position,
+    pub root_moves: Vec<RootMove>,
+    pub completed_depth: u32,
+    /// The depth of the current iteration (bounds the lion-threat extensions).
+    root_depth: i32,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(
+        shared: &'a Shared<'a>,
+        id: usize,
+        heuristics: &'a mut Heuristics,
+        root: Position,
+        history: &[u64],
+        root_moves: &[Move],
+    ) -> Worker<'a> {
+        let base = history.len();
+        let mut keys = Vec::with_capacity(base + MAX_PLY + 2);
+        keys.extend_from_slice(history);
+        keys.push(root.zobrist_hash());
+        keys.resize(base + MAX_PLY + 2, 0);
+        // The caller passes only positions that a repetition can reach (see `Engine::search`).
+        let mut reversible: Vec<u16> = (0..=base).map(|i| u16::try_from(i).unwrap_or(u16::MAX)).collect();
+        reversible.resize(base + MAX_PLY + 2, 0);
+        let node_limit = if shared.threads == 1 { shared.limits.nodes } else { None };
+        Worker {
+            shared,
+            id,
+            params: shared.params.search,
+            nodes: 0,
+            unflushed: 0,
+            node_limit,
+            can_stop: id != 0,
+            stopped: false,
+            seldepth: 0,
+            heuristics,
+            lmr: lmr_table(),
+            keys,
+            reversible,
+            base,
+            buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            root,
+            root_moves: root_moves.iter().map(|&m| RootMove { m, score: -INFINITE, pv: vec![m] }).collect(),
+            completed_depth: 0,
+            root_depth: 1,
+        }
+    }
+
+    /// Counts a node and decides whether the search must stop now.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if !self.can_stop {
+            return false;
+        }
+        if self.unflushed >= CHECK_INTERVAL {
+            self.check_limits();
+        }
+        if self.node_limit.is_some_and(|limit| self.nodes >= limit)
+            || self.shared.stop.load(Ordering::Relaxed)
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Adds this thread's nodes to the shared count; the main thread also checks the clock and,
+    /// with several threads, the node budget.
+    fn check_limits(&mut self) {
+        let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
+        self.unflushed = 0;
+        if self.id != 0 {
+            return;
+        }
+        let out_of_nodes = self.shared.limits.nodes.is_some_and(|n| total >= n);
+        let out_of_time = self.shared.clock.hard.is_some_and(|t| std::time::Instant::now() >= t);
+        if out_of_nodes || out_of_time {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+        }
+    }
+
+    /// Nodes not yet added to the shared count.
+    pub fn nodes_unflushed(&self) -> u64 {
+        self.unflushed
+    }
+
+    /// Adds the remaining nodes to the shared count (at the end of the search).
+    pub fn flush(&mut self) {
+        self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
+        self.unflushed = 0;
+    }
+
+    /// Records the position reached at `ply` for repetition detection.
+    #[inline]
+    fn enter(&mut self, ply: usize, child: &Position, irreversible: bool) {
+        let i = self.base + ply;
+        self.keys[i] = child.zobrist_hash();
+        self.reversible[i] = if irreversible { 0 } else { self.reversible[i - 1].saturating_add(1) };
+    }
+
+    /// Whether the node at `ply` repeats an earlier position of the game or of the search path.
+    #[inline]
+    fn is_repetition(&self, ply: usize) -> bool {
+        let i = self.base + ply;
+        let key = self.keys[i];
+        let reach = usize::from(self.reversible[i]).min(i);
+        (4..=reach).step_by(2).any(|back| self.keys[i - back] == key)
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        self.shared.eval.evaluate(pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Iterative deepening. Returns when the limits are reached or the search is stopped; the main
+    /// thread calls `report` after each completed iteration.
+    pub fn iterate(&mut self, report: &mut dyn FnMut(&Worker<'_>)) {
+        let max_depth = self.shared.limits.max_depth();
+        let mut score = 0;
+        let mut depth = 1;
+        while depth <= max_depth {
+            // Lazy SMP: half the helpers run one ply ahead of the others, so that the threads
+            // spread over more of the tree instead of all searching the same nodes.
+            let search_depth = if self.id % 2 == 1 { (depth + 1).min(max_depth) } else { depth };
+            self.seldepth = 0;
+            self.root_depth = search_depth as i32;
+            let result = self.aspiration(search_depth as i32, score);
+            if self.stopped {
+                break;
+            }
+            score = result;
+            self.completed_depth = search_depth;
+            self.can_stop = true;
+            if self.id == 0 {
+                report(self);
+                if self.should_finish(score) {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        self.flush();
+    }
+
+    /// Whether the main thread ends the search after a completed iteration.
+    fn should_finish(&self, score: i32) -> bool {
+        if self.shared.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        let limits = &self.shared.limits;
+        if limits.depth.is_some_and(|d| self.completed_depth >= d) {
+            return true;
+        }
+        if limits.nodes.is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) + self.unflushed >= n) {
+            return true;
+        }
+        if let Some(soft) = self.shared.clock.soft {
+            if std::time::Instant::now() >= soft {
+                return true;
+            }
+            // A forced result already seen in full: deeper iterations cannot change it.
+            let plies = (super::score::MATE - score.abs()) as u32;
+            if is_decisive(score) && self.completed_depth >= plies + 2 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A root search in a window around the previous score, widened until the score falls inside.
+    fn aspiration(&mut self, depth: i32, previous: i32) -> i32 {
+        if !self.params.aspiration || depth < 4 || is_decisive(previous) {
+            return self.root_search(depth, -INFINITE, INFINITE);
+        }
+        let mut delta = 24;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let score = self.root_search(depth, alpha, beta);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+            } else {
+                return score;
+            }
+            delta += delta / 2;
+            if delta > 600 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        let root = self.root;
+        let mut best = -INFINITE;
+        for i in 0..self.root_moves.len() {
+            let m = self.root_moves[i].m;
+            let child = root.play_unchecked(&m);
+            self.enter(1, &child, is_irreversible(&root, &child, &m));
+            let score = if i == 0 {
+                -self.search(&child, depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let mut s = -self.search(&child, depth - 1, -alpha - 1, -alpha, 1, true);
+                if !self.stopped && s > alpha && s < beta {
+                    s = -self.search(&child, depth - 1, -beta, -alpha, 1, true);
+                }
+                s
+            };
+            if self.stopped {
+                break;
+            }
+            best = best.max(score);
+            if i == 0 || score > alpha {
+                let line = &mut self.root_moves[i];
+                line.score = score;
+                line.pv.clear();
+                line.pv.push(m);
+                line.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                self.root_moves[i].score = -INFINITE;
+            }
+            if score > alpha {
+                // The best move so far goes first: it is the answer if time runs out now, and the
+                // first move searched in the next iteration.
+                self.root_moves[..=i].rotate_right(1);
+                if score >= beta {
+                    break;
+                }
+                alpha = score;
+            }
+        }
+        best
+    }
+
+    /// The stored score if the table entry settles this node: deep enough, with a bound on the
+    /// right side of the window.
+    fn tt_cutoff(&self, entry: Option<Entry>, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        let e = entry.filter(|e| self.params.tt_cutoffs && e.depth >= depth)?;
+        let score = from_tt(e.score, ply);
+        match e.bound {
+            Bound::Exact => Some(score),
+            Bound::Lower if score >= beta => Some(score),
+            Bound::Upper if score <= alpha => Some(score),
+            _ => None,
+        }
+    }
+
+    /// Null-move pruning: passes, and returns a score at least `beta` if a reduced search still
+    /// cannot bring the opponent below it.
+    fn null_move(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        static_eval: i32,
+    ) -> Option<i32> {
+        let reduction = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+        let null = pass(pos);
+        self.enter(ply + 1, &null, true);
+        let score = -self.search(&null, depth - 1 - reduction, -beta, -beta + 1, ply + 1, false);
+        if self.stopped || score < beta {
+            return None;
+        }
+        let score = if is_decisive(score) { beta } else { score };
+        // Deep down, verify with a reduced search of our own moves (a zugzwang guard that costs
+        // little where it matters).
+        if depth < 10 {
+            return Some(score);
+        }
+        let verified = self.search(pos, depth - 1 - reduction, beta - 1, beta, ply, false);
+        (!self.stopped && verified >= beta).then_some(score)
+    }
+
+    /// The score of a node decided by the rules alone: a lion already captured (lost), the enemy
+    /// lion capturable now (won: searching on cannot change that), or bare lions (a draw).
+    #[inline]
+    fn settled(&mut self, pos: &Position, ply: usize, pv_node: bool) -> Option<i32> {
+        // The opponent's move captured our lion.
+        if pos.is_decided() {
+            return Some(lost_at(ply));
+        }
+        let board = pos.board();
+        if can_capture_lion(board, pos.turn()) {
+            if pv_node {
+                self.pv[ply].extend(lion_capture(pos));
+            }
+            return Some(win_in(ply + 1));
+        }
+        // Only the lions are left, and neither can take the other now.
+        (board.occupied().count() == 2).then_some(DRAW)
+    }
+
+    /// Principal variation search of a node at `ply` > 0 with `depth` plies left.
+    #[allow(clippy::too_many_lines)] // one node of the search, best read top to bottom
+    fn search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if self.tick() {
+            return 0;
+        }
+        if let Some(score) = self.settled(pos, ply, pv_node) {
+            return score;
+        }
+        if self.is_repetition(ply) {
+            return DRAW;
+        }
+        let board = pos.board();
+        let us = pos.turn();
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(pos);
+        }
+        // Mate distance pruning: no line from here can do better than winning at once.
+        alpha = alpha.max(lost_at(ply));
+        beta = beta.min(win_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = lion_attacked(board, us);
+        // A threatened lion must be answered: look one ply further (up to twice the iteration's depth,
+        // so that a long chase cannot run away with the search).
+        let extend = in_check && self.params.lion_extension && (ply as i32) < 2 * self.root_depth;
+        let depth = if extend { depth + 1 } else { depth };
+        if depth <= 0 {
+            return self.quiescence_node(pos, alpha, beta, ply, in_check, 0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+
+        let hash = pos.zobrist_hash();
+        let entry = self.shared.tt.probe(hash);
+        let tt_key = entry.map_or(0, |e| e.move_key);
+        if !pv_node {
+            if let Some(score) = self.tt_cutoff(entry, depth, alpha, beta, ply) {
+                return score;
+            }
+        }
+
+        let static_eval = if in_check { -INFINITE } else { self.evaluate(pos) };
+
+        // Reverse futility: far above beta near the horizon, a quiet position will not fall below it.
+        if self.params.futility
+            && !pv_node
+            && !in_check
+            && depth <= 6
+            && !is_decisive(beta)
+            && static_eval - FUTILITY_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+
+        // Null move: if passing still keeps the score above beta, a real move will too. Not when the
+        // lion is attacked (passing loses it), and not with only pawns besides the lion: there a side
+        // can run out of moves (zugzwang, which loses in Congo) and passing would hide it.
+        if self.params.null_move
+            && allow_null
+            && !pv_node
+            && !in_check
+            && depth >= 3
+            && static_eval >= beta
+            && !is_decisive(beta)
+            && has_pieces(pos, us)
+        {
+            if let Some(score) = self.null_move(pos, depth, beta, ply, static_eval) {
+                return score;
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
+
+        let mut buffer = core::mem::take(&mut self.buffers[ply]);
+        buffer.clear();
+        {
+            let orderer =
+                Orderer::new(board, us, tt_key, ply, self.heuristics, self.shared.eval, &self.params);
+            pos.for_each_move(&mut |m| buffer.push(orderer.score(m)));
+        }
+        if buffer.is_empty() {
+            // No legal move: the side to move loses.
+            self.buffers[ply] = buffer;
+            return lost_at(ply);
+        }
+        let mut picker = MovePicker::new(buffer);
+        let mut best = -INFINITE;
+        let mut best_move: Option<Move> = None;
+        let mut bound = Bound::Upper;
+        let mut quiets: SmallVec<[Move; 32]> = SmallVec::new();
+        let mut index = 0;
+        while let Some(sm) = picker.next_move() {
+            let m = sm.m;
+            index += 1;
+            let quiet = !sm.tactical;
+            if self.params.lmp
+                && !pv_node
+                && !in_check
+                && quiet
+                && depth <= 3
+                && best > -MATE_BOUND
+                && index > LMP_MOVES[depth as usize]
+            {
+                continue;
+            }
+            let child = pos.play_unchecked(&m);
+            self.enter(ply + 1, &child, is_irreversible(pos, &child, &m));
+            let new_depth = depth - 1;
+            let score = if index == 1 {
+                -self.search(&child, new_depth, -beta, -alpha, ply + 1, true)
+            } else {
+                let mut reduction = 0;
+                if self.params.lmr && depth >= 3 && quiet && !in_check && index > if pv_node { 5 } else { 3 }
+                {
+                    reduction = i32::from(self.lmr[(depth as usize).min(63)][index.min(63)]);
+                    if pv_node {
+                        reduction -= 1;
+                    }
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(&child, new_depth - reduction, -alpha - 1, -alpha, ply + 1, true);
+                if !self.stopped && s > alpha && reduction > 0 {
+                    s = -self.search(&child, new_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if !self.stopped && s > alpha && s < beta {
+                    s = -self.search(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            if self.stopped {
+                self.buffers[ply] = picker.into_buffer();
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(m);
+                        line.extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        bound = Bound::Lower;
+                        if quiet {
+                            self.heuristics.reward(us, ply, &m, &quiets, depth);
+                        }
+                        break;
+                    }
+                    bound = Bound::Exact;
+                    alpha = score;
+                }
+            }
+            if quiet && quiets.len() < quiets.inline_size() {
+                quiets.push(m);
+            }
+        }
+        self.buffers[ply] = picker.into_buffer();
+        self.shared.tt.store(
+            hash,
+            Entry { move_key: best_move.as_ref().map_or(0, move_key), score: to_tt(best, ply), depth, bound },
+        );
+        best
+    }
+
+    /// Quiescence search: captures (monkey chains included) and promotions until the position is
+    /// quiet; every move while the lion is attacked.
+    fn quiescence(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
+        self.pv[ply].clear();
+        if self.tick() {
+            return 0;
+        }
+        if let Some(score) = self.settled(pos, ply, false) {
+            return score;
+        }
+        let in_check = lion_attacked(pos.board(), pos.turn());
+        self.quiescence_node(pos, alpha, beta, ply, in_check, qply)
+    }
+
+    fn quiescence_node(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        in_check: bool,
+        qply: usize,
+    ) -> i32 {
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 || !self.params.quiescence {
+            return self.evaluate(pos);
+        }
+        // No transposition table here: quiescence nodes are many, short-lived and rarely met twice,
+        // and measured without the table the search reaches the same depth a little sooner.
+        let evasions = in_check && qply < QS_EVASION_PLIES;
+        let (mut best, stand_pat) = if evasions {
+            (lost_at(ply), -INFINITE)
+        } else {
+            let stand_pat = self.evaluate(pos);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            (stand_pat, stand_pat)
+        };
+        let board = pos.board();
+        let us = pos.turn();
+        let mut buffer = core::mem::take(&mut self.buffers[ply]);
+        buffer.clear();
+        {
+            let orderer =
+                Orderer::new(board, us, 0, ply, self.heuristics, self.shared.eval, &self.params);
+            if evasions {
+                pos.for_each_move(&mut |m| buffer.push(orderer.score(m)));
+            } else {
+                for_each_tactical(pos, &mut |m| buffer.push(orderer.score(m)));
+            }
+        }
+        if evasions && buffer.is_empty() {
+            self.buffers[ply] = buffer;
+            return lost_at(ply);
+        }
+        let mut picker = MovePicker::new(buffer);
+        while let Some(sm) = picker.next_move() {
+            let m = sm.m;
+            // Delta pruning: even winning the captured material would not lift the score to alpha.
+            if !evasions
+                && !is_promotion(&m, us)
+                && stand_pat + captured_value(board, &m, self.shared.eval) + 150 <= alpha
+            {
+                continue;
+            }
+            let child = pos.play_unchecked(&m);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qply + 1);
+            if self.stopped {
+                self.buffers[ply] = picker.into_buffer();
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        self.buffers[ply] = picker.into_buffer();
+        best
+    }
+}
+
+
+/// A move that captures the enemy lion, if there is one (to complete a principal variation).
+fn lion_capture(pos: &Position) -> Option<Move> {
+    let lion = pos.board().by_piece(Piece::new(Role::Lion, !pos.turn()));
+    let mut found = None;
+    pos.for_each_move(&mut |m| {
+        if found.is_none() && (m.captured & lion).any() {
+            found = Some(m);
+        }
+    });
+    found
+}
+
+/// Whether a move makes earlier positions unreachable: it captured, drowned or promoted something.
+#[inline]
+fn is_irreversible(pos: &Position, child: &Position, m: &Move) -> bool {
+    child.board().occupied().count() < pos.board().occupied().count() || is_promotion(m, pos.turn())
+}
+
+/// Whether `color` has a piece besides its lion and its pawns (the null-move zugzwang guard).
+#[inline]
+fn has_pieces(pos: &Position, color: Color) -> bool {
+    let board = pos.board();
+    let minor = board.by_piece(Piece::new(Role::Lion, color)) | board.by_piece(Piece::new(Role::Pawn, color));
+    (board.by_color(color) & !minor).any()
+}
+
+/// The position with the other side to move and nothing else changed (the null move).
+#[inline]
+fn pass(pos: &Position) -> Position {
+    let mut next = *pos;
+    next.turn = !pos.turn;
+    next.hash ^= zobrist::WHITE_TO_MOVE;
+    if pos.turn == Color::Black {
+        next.fullmove = pos.fullmove.saturating_add(1);
+    }
+    next
+}
+
+/// Calls `emit` for the captures (monkey chains included) and the promotions of the side to move.
+pub(crate) fn for_each_tactical(pos: &Position, emit: &mut impl FnMut(Move)) {
+    if pos.is_decided() {
+        return;
+    }
+    let board = pos.board();
+    let us = pos.turn();
+    let sides = Sides::new(board, us);
+    let promotion_rank = Bitboard::rank(us.far_rank());
+    for role in Role::ALL {
+        let wanted = if role == Role::Pawn { sides.enemy | promotion_rank } else { sides.enemy };
+        for from in board.by_piece(Piece::new(role, us)) {
+            for to in rules::targets(role, from, &sides) & wanted {
+                emit(Move {
+                    path: Path::single(from, to),
+                    captured: Bitboard::from_square(to) & sides.enemy,
+                    role,
+                });
+            }
+            if role == Role::Monkey {
+                monkey::for_each_chain(from, &sides, emit);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tactical_moves_are_the_captures_and_promotions_among_legal_moves() {
+        for fen in [
+            "gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1",
+            "7/4l2/7/4c2/7/2p4/1M1L3 w 1",
+            "1z5/pPp1lP1/5ep/4P1e/4L1p/2p2pP/7 b 35",
+            "2l4/P6/7/3c3/7/2p4/1M1L3 w 1",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut tactical = Vec::new();
+            for_each_tactical(&pos, &mut |m| tactical.push(m.uci()));
+            let mut expected: Vec<String> = pos
+                .legal_moves()
+                .iter()
+                .filter(|m| m.is_capture() || is_promotion(m, pos.turn()))
+                .map(Move::uci)
+                .collect();
+            tactical.sort();
+            expected.sort();
+            assert_eq!(tactical, expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_pass_changes_only_the_side_to_move() {
+        let pos = Position::start();
+        let passed = pass(&pos);
+        assert_eq!(passed.turn(), Color::Black);
+        assert_eq!(passed.board(), pos.board());
+        assert_eq!(passed.zobrist_hash(), zobrist::hash(passed.board(), Color::Black));
+    }
+}

@@ -1,0 +1,66 @@
+//! `congo.LegalMoveGenerator`: the live view behind `Board.legal_moves`.
+//!
+//! It lives here rather than in Python so that `len()`, `iter()`, `in` and `bool()` are C slots: a
+//! `list(board.legal_moves)` then costs one count and one generation in Rust and no Python frame.
+//! The view keeps the board, not a position, and reads `board._position` on every use, so it follows
+//! moves pushed after it was made (as python-chess's view does).
+
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+use crate::moves::PyMove;
+use crate::position::PyPosition;
+
+/// The legal moves of a board, as a live view: iterate, `len`, `in`, `bool`, `count()`.
+#[pyclass(frozen, module = "congo", name = "LegalMoveGenerator")]
+pub struct LegalMoveGenerator {
+    board: Py<PyAny>,
+}
+
+impl LegalMoveGenerator {
+    fn position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyPosition>> {
+        Ok(self.board.bind(py).getattr(intern!(py, "_position"))?.cast_into::<PyPosition>()?)
+    }
+}
+
+#[pymethods]
+impl LegalMoveGenerator {
+    /// A view of `board`'s legal moves (any object whose `_position` is a `congo.Position`).
+    #[new]
+    fn new(board: Py<PyAny>) -> LegalMoveGenerator {
+        LegalMoveGenerator { board }
+    }
+
+    /// The number of legal moves, counted without building them.
+    fn count(&self, py: Python<'_>) -> PyResult<u64> {
+        Ok(self.position(py)?.get().inner.count_legal_moves())
+    }
+
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.position(py)?.get().inner.count_legal_moves() as usize)
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list = self.position(py)?.get().legal_moves(py)?;
+        Ok(list.as_any().try_iter()?.into_any())
+    }
+
+    fn __contains__(&self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match mv.cast::<PyMove>() {
+            Ok(mv) => Ok(self.position(py)?.get().inner.is_legal(&mv.get().path)),
+            Err(_) => Ok(false),
+        }
+    }
+
+    fn __bool__(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.position(py)?.get().inner.has_legal_moves())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let list: Bound<'_, PyList> = self.position(py)?.get().legal_moves(py)?;
+        let moves: Vec<String> =
+            list.iter().map(|m| m.cast_into::<PyMove>().map(|m| m.get().uci())).collect::<Result<_, _>>()?;
+        Ok(format!("<LegalMoveGenerator ({})>", moves.join(", ")))
+    }
+}

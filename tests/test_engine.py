@@ -1,0 +1,446 @@
+"""The search engine from Python: limits, results, forced wins, threads, stopping, progress, CLI."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import threading
+import time
+
+import congo
+import pytest
+from congo import match
+from congo.__main__ import main
+
+# (FEN, own moves to the win), each confirmed by brute force in rust/congo-core/tests/search.rs.
+FORCED_WINS = [
+    ("7/4l2/7/4c2/7/2p4/1M1L3 w 1", 1),
+    ("3l3/7/7/7/7/7/3L3 w 1", 1),
+    ("4l2/7/4P2/5S1/7/7/4LG1 w 1", 2),
+    ("2l4/5C1/1P5/2G4/7/7/4L2 w 1", 2),
+    ("7/2Z1l2/7/5M1/2L4/E6/7 w 1", 2),
+    ("7/3l3/5P1/2S4/3Z3/2L4/7 w 1", 3),
+    ("3Z3/2l4/7/1P5/7/3L3/7 w 1", 3),
+]
+
+
+@pytest.fixture(scope="module")
+def engine() -> congo.Engine:
+    return congo.Engine(hash_mb=16)
+
+
+# -- limits ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"depth": "3"},
+        {"depth": 2.5},
+        {"depth": True},
+        {"nodes": 1000.0},
+        {"nodes": "10"},
+        {"time": "1"},
+        {"time": True},
+    ],
+)
+def test_limits_of_the_wrong_type_raise_type_error(kwargs: dict[str, object]) -> None:
+    with pytest.raises(TypeError, match=next(iter(kwargs))):
+        congo.Limit(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"depth": 0},
+        {"depth": -2},
+        {"depth": congo.engine.MAX_DEPTH + 1},
+        {"nodes": 0},
+        {"nodes": -5},
+        {"time": 0},
+        {"time": -1.0},
+        {"time": math.nan},
+        {"time": math.inf},
+        {"time": 1e300},
+    ],
+)
+def test_limits_out_of_range_raise_value_error(kwargs: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match=next(iter(kwargs))):
+        congo.Limit(**kwargs)  # type: ignore[arg-type]
+
+
+def test_valid_limits() -> None:
+    assert congo.Limit() == congo.Limit(depth=None, nodes=None, time=None)
+    assert congo.Limit(depth=congo.engine.MAX_DEPTH).depth == congo.engine.MAX_DEPTH
+    assert congo.Limit(time=1).time == 1
+    assert congo.Limit(depth=3, nodes=10, time=0.5) == congo.Limit(3, 10, 0.5)
+
+
+def test_bad_engine_arguments() -> None:
+    with pytest.raises(ValueError, match="threads"):
+        congo.Engine(threads=0)
+    with pytest.raises(ValueError, match="hash_mb"):
+        congo.Engine(hash_mb=0)
+    with pytest.raises(TypeError, match="threads"):
+        congo.Engine(threads="2")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown engine option"):
+        congo.Engine(options={"nullmove": 0})
+    with pytest.raises(ValueError, match="null_move"):
+        congo.Engine(options={"null_move": 5})
+    with pytest.raises(TypeError):
+        congo.Engine(options={"null_move": "off"})  # type: ignore[dict-item]
+
+
+def test_bad_search_arguments(engine: congo.Engine) -> None:
+    with pytest.raises(TypeError, match="Limit"):
+        engine.search(congo.Board(), 5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Board"):
+        engine.search(42, congo.Limit(depth=1))  # type: ignore[arg-type]
+    with pytest.raises(congo.InvalidFenError):
+        engine.search("not a fen", congo.Limit(depth=1))
+    with pytest.raises(TypeError, match="callback"):
+        engine.search(congo.Board(), congo.Limit(depth=1), callback=3)  # type: ignore[arg-type]
+
+
+# -- results --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("fen", "moves"), FORCED_WINS)
+def test_finds_forced_wins(fen: str, moves: int) -> None:
+    result = congo.Engine(hash_mb=16).search(congo.Board(fen), congo.Limit(depth=8))
+    assert result.score == congo.Score(mate=moves)
+    assert result.move is not None
+    assert result.pv[0] == result.move
+    board = congo.Board(fen)
+    for move in result.pv:
+        board.push(move)
+    outcome = board.outcome()
+    assert outcome is not None
+    assert outcome.winner == congo.Board(fen).turn
+
+
+def test_lion_capture_in_one(engine: congo.Engine) -> None:
+    result = engine.search("7/4l2/7/4c2/7/2p4/1M1L3 w 1", congo.Limit(depth=1))
+    assert result.move == congo.Move.from_uci("b1d3f5d7")
+    assert result.score.mate == 1
+    assert result.score.cp is None
+    assert str(result.score) == "#1"
+
+
+def test_result_fields(engine: congo.Engine) -> None:
+    result = engine.search(congo.Board(), congo.Limit(depth=4))
+    assert result.move in congo.Board().legal_moves
+    assert result.depth == 4
+    assert result.seldepth >= 4
+    assert result.nodes > 0
+    assert result.time > 0
+    assert result.nps > 0
+    assert result.score.cp is not None
+    assert result.score.mate is None
+    assert result.outcome is None
+    assert len(result.pv) >= 1
+
+
+@pytest.mark.parametrize(
+    ("fen", "termination", "score"),
+    [
+        ("7/7/7/7/7/7/3L3 b 1", congo.Termination.LION_CAPTURED, congo.Score(mate=0)),
+        ("2l4/7/7/7/7/7/4L2 w 1", congo.Termination.BARE_LIONS, congo.Score(cp=0)),
+    ],
+)
+def test_a_finished_game_has_no_move(
+    engine: congo.Engine, fen: str, termination: congo.Termination, score: congo.Score
+) -> None:
+    result = engine.search(fen, congo.Limit(depth=3))
+    assert result.move is None
+    assert result.pv == []
+    assert result.outcome is not None
+    assert result.outcome.termination == termination
+    assert result.score == score
+
+
+def test_board_history_is_used() -> None:
+    board = congo.Board()
+    for uci in ["b2b3", "b6b5", "a1a3", "a7a5"]:
+        board.push_uci(uci)
+    result = congo.Engine(hash_mb=16).search(board, congo.Limit(depth=3))
+    assert result.move in board.legal_moves
+
+
+def test_score_helpers() -> None:
+    assert str(congo.Score(cp=35)) == "+35"
+    assert str(congo.Score(cp=-120)) == "-120"
+    assert str(congo.Score(mate=-2)) == "#-2"
+    assert congo.Score(mate=1).score() > congo.Score(mate=3).score() > congo.Score(cp=2000).score()
+    assert congo.Score(mate=-1).score() < congo.Score(mate=-4).score() < congo.Score(cp=-2000).score()
+    assert congo.Score(mate=2).is_mate()
+    assert not congo.Score(cp=0).is_mate()
+
+
+def test_evaluate_and_options() -> None:
+    engine = congo.Engine(hash_mb=1, options={"tempo": 0})
+    assert engine.evaluate(congo.Board()) == 0
+    assert engine.option("tempo") == 0
+    names = [option.name for option in congo.Engine.option_info()]
+    assert {"null_move", "lmr", "mobility", "pst"} <= set(names)
+    with pytest.raises(ValueError, match="unknown engine option"):
+        engine.option("nope")
+    assert "tempo=0" in repr(engine)
+
+
+# -- determinism, threads, stopping, progress --------------------------------------------------------
+
+
+@pytest.mark.parametrize("limit", [congo.Limit(depth=6), congo.Limit(nodes=20_000)])
+def test_one_thread_with_depth_or_nodes_is_deterministic(limit: congo.Limit) -> None:
+    board = congo.Board("g1elecz/pmpp1pp/4p2/1p5/2P1P2/PP1P1PP/GMEL1CZ b 5")
+    first = congo.Engine(hash_mb=16).search(board, limit)
+    second = congo.Engine(hash_mb=16).search(board, limit)
+    assert (first.move, first.score, first.pv, first.nodes) == (
+        second.move,
+        second.score,
+        second.pv,
+        second.nodes,
+    )
+    reused = congo.Engine(hash_mb=16)
+    reused.search(congo.Board(), congo.Limit(depth=3))
+    reused.clear()
+    third = reused.search(board, limit)
+    assert (third.move, third.nodes) == (first.move, first.nodes)
+
+
+def test_stop_from_another_thread_ends_an_unlimited_search() -> None:
+    engine = congo.Engine(hash_mb=16)
+    asked: list[float] = []
+
+    def stop_soon() -> None:
+        time.sleep(0.2)
+        asked.append(time.perf_counter())
+        engine.stop()
+
+    stopper = threading.Thread(target=stop_soon)
+    stopper.start()
+    result = engine.search(congo.Board(), congo.Limit())
+    returned = time.perf_counter()
+    stopper.join()
+    assert result.move is not None
+    # The engine notices within a millisecond; the bound is generous for a busy machine.
+    assert returned - asked[0] < 0.5
+
+
+def test_the_gil_is_released_while_searching() -> None:
+    engine = congo.Engine(hash_mb=16)
+    counter = 0
+    running = True
+
+    def count() -> None:
+        nonlocal counter
+        while running:
+            counter += 1
+
+    counting = threading.Thread(target=count)
+    counting.start()
+    time.sleep(0.02)
+    before = counter
+    engine.search(congo.Board(), congo.Limit(time=0.3))
+    during = counter - before
+    running = False
+    counting.join()
+    # With the GIL held for 0.3 s the counter could not move at all.
+    assert during > 1000
+
+
+def test_several_engines_search_at_once_from_threads() -> None:
+    boards = [congo.Board(), congo.Board("g1elecz/pmpp1pp/4p2/1p5/2P1P2/PP1P1PP/GMEL1CZ b 5")]
+    limit = congo.Limit(depth=6)
+    alone = [congo.Engine(hash_mb=16).search(board, limit) for board in boards]
+    together: list[congo.SearchResult | None] = [None, None]
+
+    def run(i: int) -> None:
+        together[i] = congo.Engine(hash_mb=16).search(boards[i], limit)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for a, b in zip(alone, together):
+        assert b is not None
+        assert (a.move, a.nodes) == (b.move, b.nodes)
+
+
+def test_an_engine_searches_one_position_at_a_time() -> None:
+    engine = congo.Engine(hash_mb=16)
+    started = threading.Event()
+    results: list[congo.SearchResult] = []
+    searcher = threading.Thread(
+        target=lambda: results.append(
+            engine.search(congo.Board(), congo.Limit(), callback=lambda _: started.set())
+        )
+    )
+    searcher.start()
+    assert started.wait(10)
+    with pytest.raises(RuntimeError, match="already searching"):
+        engine.search(congo.Board(), congo.Limit(depth=1))
+    with pytest.raises(RuntimeError, match="already searching"):
+        engine.clear()
+    engine.stop()
+    searcher.join()
+    assert results[0].move is not None
+
+
+def test_two_threads_find_the_forced_wins() -> None:
+    engine = congo.Engine(threads=2, hash_mb=16)
+    assert engine.threads == 2
+    for fen, moves in FORCED_WINS:
+        engine.clear()
+        assert engine.search(fen, congo.Limit(depth=8)).score == congo.Score(mate=moves)
+    assert engine.search(congo.Board(), congo.Limit(nodes=50_000)).move is not None
+
+
+def test_time_limit() -> None:
+    engine = congo.Engine(hash_mb=16)
+    start = time.perf_counter()
+    result = engine.search(congo.Board(), congo.Limit(time=0.2))
+    assert result.move is not None
+    assert time.perf_counter() - start < 1.0
+
+
+def test_callback_sees_every_depth() -> None:
+    seen: list[congo.SearchInfo] = []
+    result = congo.Engine(hash_mb=16).search(congo.Board(), congo.Limit(depth=5), callback=seen.append)
+    assert [info.depth for info in seen] == [1, 2, 3, 4, 5]
+    assert all(a.nodes <= b.nodes for a, b in zip(seen, seen[1:]))
+    assert seen[-1].pv == result.pv
+    assert seen[-1].score == result.score
+    assert seen[-1].move == result.move
+
+
+def test_callback_errors_stop_the_search_and_propagate() -> None:
+    def fail(info: congo.SearchInfo) -> None:
+        if info.depth == 2:
+            raise KeyError("enough")
+
+    engine = congo.Engine(hash_mb=16)
+    with pytest.raises(KeyError, match="enough"):
+        engine.search(congo.Board(), congo.Limit(), callback=fail)
+    assert engine.search(congo.Board(), congo.Limit(depth=2)).move is not None
+
+
+def test_analysis_iterates_and_stops_when_left() -> None:
+    engine = congo.Engine(hash_mb=16)
+    depths = [info.depth for info in engine.analysis(congo.Board(), congo.Limit(depth=4))]
+    assert depths == [1, 2, 3, 4]
+    start = time.perf_counter()
+    for info in engine.analysis(congo.Board()):  # unlimited: ends when the loop does
+        if info.depth >= 3:
+            break
+    assert time.perf_counter() - start < 5
+    assert engine.search(congo.Board(), congo.Limit(depth=1)).move is not None
+
+
+# -- matches and the command line ---------------------------------------------------------------------
+
+
+def test_elo() -> None:
+    assert match.elo(5, 0, 5)[0] == 0
+    difference, error = match.elo(75, 0, 25)
+    assert 180 < difference < 200
+    assert 0 < error < 100
+    assert match.elo(10, 0, 0)[0] == math.inf
+
+
+def test_openings_are_distinct_and_reproducible() -> None:
+    openings = match.make_openings(20, 4, seed=3)
+    assert openings == match.make_openings(20, 4, seed=3)
+    assert len({tuple(line) for line in openings}) == 20
+
+
+def test_parse_player() -> None:
+    assert match.parse_player("random")[0] == "random"
+    assert match.parse_player("alphabeta:depth=1")[0] == "alphabeta:depth=1"
+    _name, factory = match.parse_player("engine:nodes=500,null_move=0")
+    player = factory(1)
+    assert isinstance(player, match.EnginePlayer)
+    assert player.limit == congo.Limit(nodes=500)
+    for bad in [
+        "nobody",
+        "random:x=1",
+        "engine:depth=zero",
+        "engine:nope=1",
+        "engine:time=-1",
+        "engine:depth",
+    ]:
+        with pytest.raises(ValueError, match=r"\S"):
+            match.parse_player(bad)
+
+
+def test_a_short_match() -> None:
+    result = match.run_match(
+        match.parse_player("engine:depth=2"), match.parse_player("random"), games=4, concurrency=2
+    )
+    assert result.played == 4
+    assert result.wins >= 3
+    record = result.games[0].record()
+    assert '[White "' in record
+    assert "[Result" in record
+
+
+def test_cli_analyse(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--depth", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") >= 6
+    assert "bestmove" in out
+    assert main(["analyse", "--fen", "7/4l2/7/4c2/7/2p4/1M1L3 w 1", "--nodes", "1000", "--threads", "2"]) == 0
+    assert "bestmove b1d3f5d7 score #1" in capsys.readouterr().out
+    assert main(["analyse", "--fen", "7/7/7/7/7/7/3L3 b 1", "--depth", "2"]) == 0
+    assert "no move: the game is over (lion captured, 1-0)" in capsys.readouterr().out
+
+
+def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--fen", "nonsense", "--depth", "2"]) == 2
+    assert "error" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["analyse", "--depth", "0"])
+    with pytest.raises(SystemExit):
+        main(["analyse", "--time", "-1"])
+    assert main(["match", "engine:depth=1", "nobody", "--games", "2"]) == 2
+    assert "unknown player" in capsys.readouterr().err
+
+
+def test_cli_match(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    import pathlib
+
+    save = pathlib.Path(str(tmp_path)) / "games.pgn"
+    assert main(["match", "engine:depth=1", "random", "--games", "2", "--save", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert "engine:depth=1 vs random" in out
+    assert "Elo" in out
+    assert save.read_text().count("[Event ") == 2
+
+
+def test_cli_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["options"]) == 0
+    assert "null_move" in capsys.readouterr().out
+
+
+def test_module_entry_point() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "congo", "analyse", "--depth", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert "bestmove" in done.stdout
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    from congo import engine
+
+    failures, tried = doctest.testmod(engine, optionflags=doctest.ELLIPSIS)
+    assert tried > 0
+    assert failures == 0
