@@ -72,6 +72,40 @@ impl Position {
         n
     }
 
+    /// The legal move at `index` in generation order (`legal_moves()[index]`) without generating
+    /// the others: pieces whose moves all come before it are skipped by counting. `None` past the end.
+    pub fn nth_legal_move(&self, index: u64) -> Option<Move> {
+        let sides = self.sides()?;
+        let mut rest = index;
+        for role in Role::ALL {
+            for from in self.board.by_role(role) & sides.own {
+                let targets = rules::targets(role, from, &sides);
+                let n = u64::from(targets.count());
+                if rest < n {
+                    let to = targets.into_iter().nth(rest as usize)?;
+                    let captured = Bitboard::from_square(to) & sides.enemy;
+                    return Some(Move { path: Path::single(from, to), captured, role });
+                }
+                rest -= n;
+                if role == Role::Monkey {
+                    let mut found = None;
+                    let mut seen = 0;
+                    monkey::for_each_chain(from, &sides, &mut |m| {
+                        if seen == rest {
+                            found = Some(m);
+                        }
+                        seen += 1;
+                    });
+                    if found.is_some() {
+                        return found;
+                    }
+                    rest -= seen;
+                }
+            }
+        }
+        None
+    }
+
     /// Whether the side to move has any legal move.
     pub fn has_legal_moves(&self) -> bool {
         let Some(sides) = self.sides() else {

@@ -7,8 +7,6 @@
 
 use core::fmt;
 
-use smallvec::SmallVec;
-
 use crate::bitboard::Bitboard;
 use crate::piece::Role;
 use crate::square::Square;
@@ -216,14 +214,14 @@ impl fmt::Display for Move {
     }
 }
 
-/// Capacity of a [`MoveList`] before it spills to the heap.
+/// The moves of one position.
 ///
-/// A position reached in a game has at most 14 pieces a side; counting every target of every piece
-/// type gives far fewer than 128 moves outside pathological monkey positions, which spill safely.
-pub const MOVE_LIST_CAPACITY: usize = 128;
-
-/// The moves of one position: on the stack up to [`MOVE_LIST_CAPACITY`], on the heap beyond.
-pub type MoveList = SmallVec<[Move; MOVE_LIST_CAPACITY]>;
+/// A plain `Vec`: loops that generate at every node (perft, playouts, search) keep one list per ply
+/// and refill it with [`crate::Position::generate_moves`], so after the first few positions move
+/// generation never allocates, and a pathological position with millions of monkey chains simply
+/// grows its list. (A stack-allocated small vector measured slower: its push checks where its
+/// storage lives, and returning it copies its whole inline buffer.)
+pub type MoveList = Vec<Move>;
 
 #[cfg(test)]
 mod tests {

@@ -6,17 +6,24 @@ use crate::position::Position;
 /// The number of leaf positions `depth` moves deep. The last ply is counted in bulk, without making
 /// the moves. A position where a lion was captured has no moves.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
+    let mut lists = vec![MoveList::new(); depth.saturating_sub(1) as usize];
+    perft_with(pos, depth, &mut lists)
+}
+
+/// [`perft`] with one reusable move list per interior ply, so that the tree walk allocates nothing.
+fn perft_with(pos: &Position, depth: u32, lists: &mut [MoveList]) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal_moves(),
         _ => {
+            let Some((moves, deeper)) = lists.split_first_mut() else { return 0 };
+            moves.clear();
+            pos.generate_moves(moves);
             let mut nodes = 0;
-            let mut moves = MoveList::new();
-            pos.generate_moves(&mut moves);
-            for m in &moves {
+            for m in moves.iter() {
                 let mut next = *pos;
                 next.play_in_place(m);
-                nodes += perft(&next, depth - 1);
+                nodes += perft_with(&next, depth - 1, deeper);
             }
             nodes
         }

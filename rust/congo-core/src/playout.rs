@@ -1,6 +1,5 @@
 //! Random playouts: whole games of uniformly random legal moves, for Monte Carlo bots and benchmarks.
 
-use crate::moves::MoveList;
 use crate::outcome::Termination;
 use crate::piece::Color;
 use crate::position::Position;
@@ -38,18 +37,18 @@ pub fn random_playouts(start: &Position, games: u64, seed: u64, max_plies: u32) 
 /// One random game: the winner (`None` for a draw) and the number of moves played.
 pub fn random_game(start: &Position, rng: &mut SplitMix64, max_plies: u32) -> (Option<Color>, u32) {
     let mut pos = *start;
-    let mut moves = MoveList::new();
     for ply in 0..max_plies {
         // The cheap end-of-game tests first; "no legal move" falls out of generating the moves.
         if pos.is_decided() || pos.is_bare_lions() {
             return (pos.outcome().and_then(|o| o.winner), ply);
         }
-        moves.clear();
-        pos.generate_moves(&mut moves);
-        if moves.is_empty() {
+        // Counting and then picking the chosen move alone is cheaper than generating them all.
+        let count = pos.count_legal_moves();
+        let Some(m) = (count > 0).then(|| pos.nth_legal_move(rng.below(count as usize) as u64)).flatten()
+        else {
             return (Some(!pos.turn()), ply);
-        }
-        pos.play_in_place(&moves[rng.below(moves.len())]);
+        };
+        pos.play_in_place(&m);
     }
     let winner = pos.outcome().filter(|o| o.termination != Termination::BareLions).and_then(|o| o.winner);
     (winner, max_plies)

@@ -67,10 +67,12 @@ fn every_move_is_found_again_by_its_string() {
             let moves = pos.legal_moves();
             assert_eq!(moves.len() as u64, pos.count_legal_moves(), "{}", pos.fen());
             assert_eq!(!moves.is_empty(), pos.has_legal_moves(), "{}", pos.fen());
-            for m in &moves {
+            for (i, m) in moves.iter().enumerate() {
+                assert_eq!(pos.nth_legal_move(i as u64), Some(*m), "{} #{i}", pos.fen());
                 let path = parse_move(&m.uci()).unwrap();
                 assert_eq!(pos.find_move(&path).unwrap(), *m, "{} {m}", pos.fen());
             }
+            assert_eq!(pos.nth_legal_move(moves.len() as u64), None);
             let mut strings: Vec<String> = moves.iter().map(congo_core::Move::uci).collect();
             strings.sort();
             strings.dedup();

@@ -13,7 +13,7 @@ use crate::bitboard::Bitboard;
 use crate::moves::{Move, Path};
 use crate::piece::Role;
 use crate::square::Square;
-use crate::tables::{JUMP, KING, NO_SQUARE, STEP};
+use crate::tables::{KING, LEAP_TWO};
 
 /// The monkey's non-capturing king steps.
 #[inline]
@@ -54,36 +54,53 @@ pub fn count_chains(from: Square, sides: &Sides) -> u64 {
 #[inline]
 pub fn has_jump(from: Square, sides: &Sides) -> bool {
     let landing = sides.empty.with(from);
-    (0..8).any(|d| {
-        let (over, land) = (STEP[d][from.index()], JUMP[d][from.index()]);
-        land != NO_SQUARE
-            && sides.enemy.contains(Square::from_index(over as u32))
-            && landing.contains(Square::from_index(land as u32))
-    })
+    (KING[from.index()] & sides.enemy).into_iter().any(|over| landing_square(from, over, landing).is_some())
+}
+
+/// The direction index (see [`crate::tables::Direction`]) of a step from `at` to its neighbour
+/// `over`, looked up by the index difference `over - at + 8`: N = +7, NE = +8, E = +1, SE = -6,
+/// S = -7, SW = -8, W = -1, NW = +6.
+const DIRECTION_OF_DELTA: [u8; 17] = [5, 4, 3, 0, 0, 0, 0, 6, 0, 2, 0, 0, 0, 0, 7, 0, 1];
+
+/// The square beyond the neighbour `over` of `at`, if it is on the board and in `landing`.
+///
+/// The square beyond is `2 * over - at` in index arithmetic; it must also be a two-square leap
+/// from `at`, which rules out wrapping around the board's edge.
+#[inline]
+fn landing_square(at: Square, over: Square, landing: Bitboard) -> Option<Square> {
+    let beyond = u8::try_from(2 * over.index()).ok()?.checked_sub(at.index() as u8)?;
+    let beyond = Square::new(beyond)?;
+    (LEAP_TWO[at.index()] & landing).contains(beyond).then_some(beyond)
 }
 
 fn extend(chain: &Chain, at: Square, jumped: Bitboard, dirs: u128, legs: u32, emit: &mut impl FnMut(Move)) {
-    let jumpable = KING[at.index()] & chain.enemy & !jumped;
-    if jumpable.is_empty() {
-        return;
-    }
-    for d in 0..8 {
-        let over = STEP[d][at.index()];
-        if over == NO_SQUARE || !jumpable.contains(Square::from_index(over as u32)) {
-            continue;
-        }
-        let land = JUMP[d][at.index()];
-        if land == NO_SQUARE || !chain.landing.contains(Square::from_index(land as u32)) {
-            continue;
-        }
-        let land = Square::from_index(land as u32);
-        let over = Bitboard(1 << over);
+    for over in KING[at.index()] & chain.enemy & !jumped {
+        let Some(land) = landing_square(at, over, chain.landing) else { continue };
+        let direction = DIRECTION_OF_DELTA[over.index() + 8 - at.index()];
+        let over = Bitboard::from_square(over);
         let captured = jumped | over;
-        let dirs = dirs | (d as u128) << (3 * legs);
+        let dirs = dirs | u128::from(direction) << (3 * legs);
         let legs = legs + 1;
         emit(Move { path: Path::chain(chain.from, land, dirs, legs), captured, role: Role::Monkey });
         if (over & chain.enemy_lion).is_empty() {
             extend(chain, land, captured, dirs, legs, emit);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::{Direction, STEP};
+
+    #[test]
+    fn direction_table_matches_the_step_table() {
+        for at in Square::all() {
+            for d in Direction::ALL {
+                if let Some(over) = Square::new(STEP[d.index()][at.index()]) {
+                    assert_eq!(DIRECTION_OF_DELTA[over.index() + 8 - at.index()], d as u8, "{at} -> {over}");
+                }
+            }
         }
     }
 }
