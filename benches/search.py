@@ -41,7 +41,9 @@ def run(depth: int, threads: int, hash_mb: int) -> tuple[int, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--depth", type=int, default=10, help="search depth (default: 10)")
     parser.add_argument("--threads", default="1,2", help="comma-separated thread counts (default: 1,2)")
     parser.add_argument("--hash", type=int, default=64, help="hash table MiB per engine (default: 64)")

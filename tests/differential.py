@@ -26,7 +26,6 @@ from collections.abc import Generator, Sequence
 from pathlib import Path
 
 import congo
-
 from tests.differential_support import (
     Disagreement,
     RandomChooser,
@@ -99,7 +98,8 @@ def run_soak(
     progress_every: float = 5.0,
 ) -> tuple[int, int, list[tuple[int, Disagreement]]]:
     """Play up to ``games`` games (fewer if ``time_limit`` seconds pass first); stop at the first
-    disagreement. Returns ``(positions agreed, games finished, [(game, disagreement)])``."""
+    disagreement. Returns ``(positions agreed, games played, [(game, disagreement)])``; the game
+    with the disagreement counts as played, its positions before the disagreement as agreed."""
     started = time.monotonic()
     suite = suite_fens()
     jobs_iter = ((seed, g, positions_only, thorough_every) for g in range(games))
@@ -119,10 +119,10 @@ def run_soak(
     try:
         for result in stream:
             positions += result.positions
+            finished += 1
             if result.disagreement is not None:
                 found.append((result.game, result.disagreement))
                 break
-            finished += 1
             now = time.monotonic()
             if now - last_report >= progress_every:
                 last_report = now
@@ -207,8 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(disagreement.report())
         moves = " ".join(disagreement.moves)
         print(f'replay: python -m tests.differential --replay "{disagreement.fen}" {moves}'.rstrip())
-    plural = "disagreement" if len(found) == 1 else "disagreements"
-    print(f"agreed on {positions} positions in {games} games ({len(found)} {plural})")
+    game_word = "game" if games == 1 else "games"
+    found_word = "disagreement" if len(found) == 1 else "disagreements"
+    print(f"agreed on {positions} positions in {games} {game_word} ({len(found)} {found_word})")
     return 1 if found else 0
 
 

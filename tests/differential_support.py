@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Protocol, TypeVar
 
 import congo
-
 from tests.oracle import Position, move_string, parse_move
 from tests.oracle.fen import board_fen, validate_board
 from tests.oracle.geometry import BLACK_CASTLE, STEP, WHITE_CASTLE, square
@@ -485,6 +484,10 @@ def compare_game(
             )
         except Disagreement as found:
             raise found.with_context(start_fen, moves) from None
+        except _PASS_THROUGH:
+            raise
+        except BaseException as error:  # also a Rust panic (pyo3's PanicException)
+            raise Disagreement("exception", [f"checking raised {error!r}"], start_fen, moves) from error
         positions += 1
         index = picker(oracle, paths, ply) if ply < max_plies else None
         if index is None:
@@ -494,10 +497,15 @@ def compare_game(
         moves.append(text)
         try:
             board.push_uci(text)
-        except ValueError as error:
-            raise Disagreement("push", [f"the core rejects {text}: {error}"], start_fen, moves) from None
+        except _PASS_THROUGH:
+            raise
+        except BaseException as error:
+            raise Disagreement("push", [f"the core rejects {text}: {error!r}"], start_fen, moves) from error
         oracle = oracle.play_path(path)
     return positions
+
+
+_PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit)
 
 
 def follow(moves: Sequence[str]) -> Picker:

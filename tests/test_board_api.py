@@ -7,8 +7,9 @@ import copy
 import pickle
 from typing import Any, Callable
 
-import congo
 import pytest
+
+import congo
 from congo import (
     BLACK,
     WHITE,

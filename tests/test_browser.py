@@ -14,9 +14,10 @@ import struct
 import zlib
 from collections.abc import Iterator
 
+import pytest
+
 import congo
 import congo.svg
-import pytest
 from congo import BLACK, Board
 
 CHROMIUM = os.environ.get("CONGO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"

@@ -24,7 +24,8 @@ def test_perft_anchors_from_the_start() -> None:
 def test_divide_is_keyed_by_move_string_and_sums_to_perft() -> None:
     split = congo.divide(START, 2)
     assert list(split) == sorted(split)
-    assert len(split) == 24 and sum(split.values()) == 576
+    assert len(split) == 24
+    assert sum(split.values()) == 576
     assert split["c1c3"] == congo.perft(congo.Position().push(congo.Move.from_uci("c1c3")), 1)
 
 
@@ -117,7 +118,8 @@ def test_bad_moves_raise_named_errors_and_leave_the_board_unchanged(
     board = congo.Board()
     with pytest.raises(error, match=message):
         board.push_uci(text)
-    assert board.fen() == START and board.move_stack == []
+    assert board.fen() == START
+    assert board.move_stack == []
 
 
 def test_moves_after_a_captured_lion_are_illegal() -> None:
@@ -131,7 +133,8 @@ def test_moves_after_a_captured_lion_are_illegal() -> None:
 def test_cli_perft(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["perft", "3"]) == 0
     out = capsys.readouterr().out
-    assert "nodes 14332" in out and "nps" in out
+    assert "nodes 14332" in out
+    assert "nps" in out
 
 
 def test_cli_perft_divide_and_fen(capsys: pytest.CaptureFixture[str]) -> None:

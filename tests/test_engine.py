@@ -8,8 +8,9 @@ import sys
 import threading
 import time
 
-import congo
 import pytest
+
+import congo
 from congo import match
 from congo.__main__ import main
 
@@ -444,3 +445,12 @@ def test_docstring_examples() -> None:
     failures, tried = doctest.testmod(engine, optionflags=doctest.ELLIPSIS)
     assert tried > 0
     assert failures == 0
+
+
+@pytest.mark.slow
+def test_beats_a_depth_two_material_player() -> None:
+    """A short version of the strength benchmark (docs/engine.md): 20 games at 0.05 s per move."""
+    result = match.run_match(
+        match.parse_player("engine:time=0.05"), match.parse_player("alphabeta:depth=2"), games=20, seed=7
+    )
+    assert result.score >= 0.9, result.summary()

@@ -605,6 +605,11 @@ def test_fen_round_trip_and_defaults() -> None:
     assert pos(board + " B 0").fen() == board + " b 0"
     assert pos(board + " b 12345").fullmove == 12345
     assert pos(board + " b").turn is False
+    # Where §9 is silent (project decisions, docs/rules.md): a placement alone is White to move at
+    # move 1 (as in python-chess), consecutive digits add up, the move number is a 32-bit count.
+    assert pos(board).fen() == board + " w 1"
+    assert pos("3l12/7/7/7/7/7/3L3 w 1").fen() == "3l3/7/7/7/7/7/3L3 w 1"
+    assert pos("3l3/7/7/7/7/7/3L3 b 4294967295").play("d7d6").fullmove == 4294967295
 
 
 VALID_FENS = [
@@ -635,13 +640,13 @@ INVALID_FENS = [
     ("3l2/7/7/7/7/7/3L3 w 1", "rank 7 has 6 squares"),
     ("3l3/8/7/7/7/7/3L3 w 1", "invalid character '8'"),
     ("3l3/7/7/7/7/7/3L3P w 1", "more than 7 squares"),
-    ("3l3/7/7/7/7/7/34L w 1", "two digits in a row"),
+    ("3l3/7/7/7/7/7/34L w 1", "more than 7 squares"),
     ("3l3/7/7/7/7/7/3X3 w 1", "invalid character 'X'"),
     ("3l3/7/7/7/7/7/3L3 x 1", "invalid side"),
     ("3l3/7/7/7/7/7/3L3 w -1", "invalid move number"),
     ("3l3/7/7/7/7/7/3L3 w 1.5", "invalid move number"),
     ("3l3/7/7/7/7/7/3L3 w 1 extra", "fields"),
-    ("3l3/7/7/7/7/7/3L3", "fields"),
+    ("3l3/7/7/7/7/7/3L3 w 4294967296", "above 4294967295"),
     ("", "fields"),
 ]
 

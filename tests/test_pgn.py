@@ -6,8 +6,9 @@ import io
 import random
 from pathlib import Path
 
-import congo
 import pytest
+
+import congo
 from congo import Board, IllegalMoveError, Move
 from congo.pgn import (
     NAG_GOOD_MOVE,

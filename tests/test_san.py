@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-import congo
 import pytest
+
+import congo
 from congo import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move
 
 MONKEY_FEN = "7/4l2/7/4c2/7/2p4/1M1L3 w 1"

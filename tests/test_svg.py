@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
+
 import congo
 import congo.svg
-import pytest
 from congo import BLACK, Board, Move, Piece, Position
 from congo.svg import Arrow, SvgWrapper
 

@@ -163,7 +163,11 @@ def test_zhukovdm_piece_moves(case: dict[str, Any]) -> None:
 
 ZK_AFTER_MOVE = {
     "zk-Game_Drowning_Test-StayedAndDrowned": ("3l3/7/7/1EE4/7/7/3L3 w 1", "b4b5", "3l3/7/1E5/7/7/7/3L3 b 1"),
-    "zk-Game_Drowning_Test-AnimalMoveRiverToRiver": ("3l3/7/7/2E4/7/7/3L3 w 1", "c4d4", "3l3/7/7/7/7/7/3L3 b 1"),
+    "zk-Game_Drowning_Test-AnimalMoveRiverToRiver": (
+        "3l3/7/7/2E4/7/7/3L3 w 1",
+        "c4d4",
+        "3l3/7/7/7/7/7/3L3 b 1",
+    ),
     "zk-Game_Drowning_Test-CrocodilesSwim": ("3l3/7/7/2C4/7/7/3L3 w 1", "c4d4", "3l3/7/7/3C3/7/7/3L3 b 1"),
     "zk-Game_Drowning_Test-NonFriendlyPiecesStay": (
         "3l3/7/7/2C1e2/7/7/3L3 w 1",

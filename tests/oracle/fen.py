@@ -6,6 +6,8 @@ from .geometry import BLACK_CASTLE, WHITE_CASTLE, square, square_name
 from .pieces import Board
 
 PIECE_LETTERS = "LZEGCMPS"
+MAX_FULLMOVE = 2**32 - 1
+"""The largest move number (a 32-bit count); it stays there after further moves (docs/rules.md)."""
 ALL_LETTERS = PIECE_LETTERS + PIECE_LETTERS.lower()
 
 
@@ -13,8 +15,8 @@ def parse_board(text: str) -> Board:
     """Parse the board field ``<rank7>/<rank6>/.../<rank1>`` into a 49-entry board.
 
     Letters ``L Z E G C M P S`` (upper case White, lower case Black); digits 1-7 count empty
-    squares; each rank must sum to exactly 7. Two digits in a row are rejected (as in chess
-    FEN; ``34`` would be a non-canonical way of writing ``7``).
+    squares; each rank must sum to exactly 7. Two digits in a row simply add up (``34`` is a
+    non-canonical ``7``): RULES §9 only asks for the sum (project decision, docs/rules.md).
     """
     ranks = text.split("/")
     if len(ranks) != 7:
@@ -24,18 +26,13 @@ def parse_board(text: str) -> Board:
         rank_index = 6 - i  # the first rank written is rank 7
         rank_label = rank_index + 1
         file_index = 0
-        previous_was_digit = False
         for ch in rank_text:
             if ch in "1234567":
-                if previous_was_digit:
-                    raise ValueError(f"two digits in a row in rank {rank_label}: {rank_text!r}")
                 file_index += int(ch)
-                previous_was_digit = True
             elif ch in ALL_LETTERS:
                 if file_index < 7:
                     board[square(file_index, rank_index)] = ch
                 file_index += 1
-                previous_was_digit = False
             else:
                 raise ValueError(f"invalid character {ch!r} in rank {rank_label}: {rank_text!r}")
             if file_index > 7:
@@ -64,16 +61,18 @@ def board_fen(board: Board) -> str:
 def parse_fen(fen: str) -> tuple[Board, bool, int]:
     """Parse a FEN into ``(board, turn, fullmove)`` (syntax only, no position validation).
 
-    ``<board> <w|b> [<fullmove>]``: the side may also be ``W``/``B``; a missing counter means 1;
-    any non-negative decimal counter is accepted (the Wits course data start at 0).
+    ``<board> [<w|b> [<fullmove>]]``: the side may also be ``W``/``B``; a missing counter means 1;
+    any non-negative decimal counter is accepted (the Wits course data start at 0) up to
+    ``MAX_FULLMOVE``. Project decisions where RULES §9 is silent (docs/rules.md): a placement alone
+    means White to move at move 1, as in python-chess; the move number is a 32-bit count.
     """
     if not isinstance(fen, str):
         raise ValueError(f"FEN must be a string, not {type(fen).__name__}")
     fields = fen.split()
-    if len(fields) not in (2, 3):
-        raise ValueError(f"expected 2 or 3 space-separated fields in FEN, got {len(fields)}")
+    if len(fields) not in (1, 2, 3):
+        raise ValueError(f"expected 1 to 3 space-separated fields in FEN, got {len(fields)}")
     board = parse_board(fields[0])
-    side = fields[1]
+    side = fields[1] if len(fields) > 1 else "w"
     if side not in ("w", "b", "W", "B"):
         raise ValueError(f"invalid side to move {side!r} (expected 'w' or 'b')")
     fullmove = 1
@@ -81,6 +80,8 @@ def parse_fen(fen: str) -> tuple[Board, bool, int]:
         if not (fields[2].isascii() and fields[2].isdigit()):
             raise ValueError(f"invalid move number {fields[2]!r} (expected a non-negative integer)")
         fullmove = int(fields[2])
+        if fullmove > MAX_FULLMOVE:
+            raise ValueError(f"move number {fullmove} is above {MAX_FULLMOVE}")
     return board, side in ("w", "W"), fullmove
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .execution import execute_move
-from .fen import board_fen, parse_fen, validate_board
+from .fen import MAX_FULLMOVE, board_fen, parse_fen, validate_board
 from .geometry import parse_square
 from .notation import move_string, parse_move
 from .pieces import Board, Path, paths_from
@@ -93,7 +93,8 @@ class Position:
             raise ValueError(f"no piece on the from-square of {move_string(path)!r}")
         mover_white = piece.isupper()
         new_board = execute_move(self.board, path)
-        return Position(new_board, not mover_white, self.fullmove + (0 if mover_white else 1))
+        fullmove = min(self.fullmove + (0 if mover_white else 1), MAX_FULLMOVE)
+        return Position(new_board, not mover_white, fullmove)
 
     def play(self, move: str) -> Position:
         """The position after a legal move; ValueError if ``move`` is malformed or not legal.
