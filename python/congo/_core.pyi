@@ -1,6 +1,6 @@
 """Type stubs for the Rust extension ``congo._core`` (hand-written; checked by ``mypy.stubtest``)."""
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Callable, Final, final
 
 __all__ = [
@@ -42,7 +42,7 @@ class Move:
     @classmethod
     def from_uci(cls, uci: str) -> Move: ...
     @classmethod
-    def from_path(cls, squares: list[int]) -> Move: ...
+    def from_path(cls, squares: Iterable[int]) -> Move: ...
     @property
     def from_square(self) -> int: ...
     @property

@@ -52,7 +52,11 @@ def square_name(sq: Square) -> str:
 
 
 def square(file_index: int, rank_index: int) -> Square:
-    """The square on ``file_index`` (0 = a) and ``rank_index`` (0 = rank 1). Raises ``ValueError``."""
+    """The square on ``file_index`` (0 = a) and ``rank_index`` (0 = rank 1). Raises ``TypeError``
+    for non-ints and ``ValueError`` off the board."""
+    for name, value in (("file_index", file_index), ("rank_index", rank_index)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an int in 0..6, got {value!r}")
     if not (0 <= file_index < 7 and 0 <= rank_index < 7):
         raise ValueError(f"file {file_index} / rank {rank_index} is off the board (0..6 each)")
     return rank_index * 7 + file_index

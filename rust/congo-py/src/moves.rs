@@ -3,7 +3,8 @@
 use congo_core::{self as core, Path, Square};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyTuple, PyType};
+use pyo3::exceptions::PyTypeError;
+use pyo3::types::{PyString, PyTuple, PyType};
 
 use crate::convert::square;
 use crate::errors::{move_syntax_error, InvalidMoveError};
@@ -70,10 +71,19 @@ impl PyMove {
         PyMove::object(py, path)
     }
 
-    /// A move from the list of squares it visits, `(from, …, to)`.
+    /// A move from the squares it visits, `(from, …, to)`: any iterable of square ints.
     #[classmethod]
-    fn from_path(_cls: &Bound<'_, PyType>, py: Python<'_>, squares: Vec<i64>) -> PyResult<Py<PyMove>> {
-        let squares = squares.into_iter().map(square).collect::<PyResult<Vec<_>>>()?;
+    fn from_path(_cls: &Bound<'_, PyType>, squares: &Bound<'_, PyAny>) -> PyResult<Py<PyMove>> {
+        let py = squares.py();
+        if squares.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(
+                "Move.from_path takes square ints such as (1, 17, 33); use Move.from_uci for a move string",
+            ));
+        }
+        let squares = squares
+            .try_iter()?
+            .map(|sq| sq.and_then(|sq| sq.extract::<i64>()).and_then(square))
+            .collect::<PyResult<Vec<_>>>()?;
         let path = Path::from_squares(&squares).map_err(|e| InvalidMoveError::new_err(e.to_string()))?;
         PyMove::object(py, path)
     }
