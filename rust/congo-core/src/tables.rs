@@ -126,27 +126,14 @@ pub static SIDEWAYS: [Bitboard; TABLE_LEN] = leaper_table(&[(1, 0), (-1, 0)]);
 pub static PAWN_FORWARD: [[Bitboard; TABLE_LEN]; 2] =
     [leaper_table(&[(0, -1), (1, -1), (-1, -1)]), leaper_table(&[(0, 1), (1, 1), (-1, 1)])];
 
-const fn step_table() -> [[u8; TABLE_LEN]; 8] {
+/// `table[d][sq]`: the square `distance` steps from `sq` in direction `d`, or [`NO_SQUARE`].
+const fn offset_table(distance: i8) -> [[u8; TABLE_LEN]; 8] {
     let mut table = [[NO_SQUARE; TABLE_LEN]; 8];
     let mut d = 0;
     while d < 8 {
         let mut sq = 0;
         while sq < NUM_SQUARES {
-            table[d][sq] = square_at(sq, DIRECTION_DELTAS[d].0, DIRECTION_DELTAS[d].1);
-            sq += 1;
-        }
-        d += 1;
-    }
-    table
-}
-
-const fn jump_table() -> [[u8; TABLE_LEN]; 8] {
-    let mut table = [[NO_SQUARE; TABLE_LEN]; 8];
-    let mut d = 0;
-    while d < 8 {
-        let mut sq = 0;
-        while sq < NUM_SQUARES {
-            table[d][sq] = square_at(sq, 2 * DIRECTION_DELTAS[d].0, 2 * DIRECTION_DELTAS[d].1);
+            table[d][sq] = square_at(sq, distance * DIRECTION_DELTAS[d].0, distance * DIRECTION_DELTAS[d].1);
             sq += 1;
         }
         d += 1;
@@ -155,10 +142,10 @@ const fn jump_table() -> [[u8; TABLE_LEN]; 8] {
 }
 
 /// `STEP[d][sq]`: the neighbour of `sq` in direction `d`, or [`NO_SQUARE`].
-pub static STEP: [[u8; TABLE_LEN]; 8] = step_table();
+pub static STEP: [[u8; TABLE_LEN]; 8] = offset_table(1);
 
 /// `JUMP[d][sq]`: the square two steps from `sq` in direction `d` (a monkey's landing square), or [`NO_SQUARE`].
-pub static JUMP: [[u8; TABLE_LEN]; 8] = jump_table();
+pub static JUMP: [[u8; TABLE_LEN]; 8] = offset_table(2);
 
 const fn ray_table() -> [[Bitboard; TABLE_LEN]; 8] {
     let mut table = [[Bitboard::EMPTY; TABLE_LEN]; 8];
