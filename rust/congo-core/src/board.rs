@@ -96,12 +96,16 @@ impl Board {
         self.by_color[piece.color.index()] ^= Bitboard::from_square(sq);
     }
 
-    /// Adds or removes `piece` on the squares of `squares` (exclusive or), for callers that know
-    /// what stands where.
+    /// Moves a piece of `color` from `from` to `to` (single squares; equal for a monkey chain that
+    /// ends where it began: `from ^ to` then leaves it in place), turning it from `before` into
+    /// `after` on the way (a promotion).
     #[inline]
-    pub(crate) fn toggle(&mut self, piece: Piece, squares: Bitboard) {
-        self.by_role[piece.role.index()] ^= squares;
-        self.by_color[piece.color.index()] ^= squares;
+    pub(crate) fn relocate(&mut self, color: Color, from: Bitboard, to: Bitboard, before: Role, after: Role) {
+        // The colour bitboard is updated once: writing it and reading it straight back would cost a
+        // store-forwarding round trip on the hot path (measured: 10% of perft making every leaf).
+        self.by_color[color.index()] ^= from ^ to;
+        self.by_role[before.index()] ^= from;
+        self.by_role[after.index()] ^= to;
     }
 
     /// Removes the pieces of `color` standing on `squares` and calls `removed(role, square)` for each.

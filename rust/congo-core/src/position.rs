@@ -8,7 +8,7 @@ use crate::moves::{Move, Path};
 use crate::piece::{Color, Piece, Role};
 use crate::rules::{pawn, river};
 use crate::square::Square;
-use crate::tables::castle_of;
+use crate::tables::{castle_of, RIVER};
 use crate::zobrist;
 
 /// A placement, side to move and move number, exactly as written; nothing is checked.
@@ -261,22 +261,30 @@ impl Position {
         let us = self.turn;
         let them = !us;
         let (from, to) = (m.from(), m.to());
+        let (from_bb, to_bb) = (Bitboard::from_square(from), Bitboard::from_square(to));
+        // The mover's pieces in the river before the move, read before anything is written: only
+        // they can drown (a piece entering the river survives its first turn), so most moves skip
+        // step 3 entirely.
+        let swimmers_before = self.board.by_color(us) & RIVER & !self.board.by_role(Role::Crocodile);
         let mut hash = self.hash ^ zobrist::WHITE_TO_MOVE;
 
-        // 1. Lift the mover; remove the captured pieces (the target, or every jumped piece of a chain).
-        self.board.toggle(Piece::new(m.role, us), Bitboard::from_square(from));
-        hash ^= zobrist::piece_key(us, m.role, from);
-        self.board.remove_pieces(them, m.captured, |role, sq| hash ^= zobrist::piece_key(them, role, sq));
+        // 1. Remove the captured pieces (the target, or every jumped piece of a chain).
+        if m.captured.any() {
+            self.board.remove_pieces(them, m.captured, |role, sq| hash ^= zobrist::piece_key(them, role, sq));
+        }
 
-        // 2. Land, promoting a pawn on its far rank.
+        // 2. Move the piece, promoting a pawn on its far rank.
         let role = if m.role == Role::Pawn && pawn::promotes(us, to) { Role::Superpawn } else { m.role };
-        self.board.toggle(Piece::new(role, us), Bitboard::from_square(to));
-        hash ^= zobrist::piece_key(us, role, to);
+        self.board.relocate(us, from_bb, to_bb, m.role, role);
+        hash ^= zobrist::piece_key(us, m.role, from) ^ zobrist::piece_key(us, role, to);
 
         // 3. Drowning, for the mover only.
-        let swimmers = self.board.by_color(us) & !self.board.by_role(Role::Crocodile);
-        let drowned = river::drowned(swimmers, from, to);
-        self.board.remove_pieces(us, drowned, |role, sq| hash ^= zobrist::piece_key(us, role, sq));
+        if swimmers_before.any() {
+            let mover_swims = if m.role == Role::Crocodile { Bitboard::EMPTY } else { to_bb };
+            let swimmers_after = (swimmers_before & !from_bb) | mover_swims;
+            let drowned = river::drowned(swimmers_after, from, to);
+            self.board.remove_pieces(us, drowned, |role, sq| hash ^= zobrist::piece_key(us, role, sq));
+        }
 
         // 4.–5. Switch sides; a full move ends after Black's move.
         if us == Color::Black {
