@@ -1,9 +1,9 @@
 //! `congo.Move`: a frozen, hashable, picklable move value.
 
 use congo_core::{self as core, Path, Square};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::exceptions::PyTypeError;
 use pyo3::types::{PyString, PyTuple, PyType};
 
 use crate::convert::square;
