@@ -59,6 +59,7 @@ def test_limits_of_the_wrong_type_raise_type_error(kwargs: dict[str, object]) ->
         {"depth": congo.engine.MAX_DEPTH + 1},
         {"nodes": 0},
         {"nodes": -5},
+        {"nodes": 2**64},
         {"time": 0},
         {"time": -1.0},
         {"time": math.nan},
@@ -83,6 +84,12 @@ def test_bad_engine_arguments() -> None:
         congo.Engine(threads=0)
     with pytest.raises(ValueError, match="hash_mb"):
         congo.Engine(hash_mb=0)
+    with pytest.raises(ValueError, match="hash_mb"):
+        congo.Engine(hash_mb=10**30)
+    with pytest.raises(ValueError, match="threads"):
+        congo.Engine(threads=257)
+    with pytest.raises(ValueError, match="out of range"):
+        congo.Engine(options={"pawn": 10**40})
     with pytest.raises(TypeError, match="threads"):
         congo.Engine(threads="2")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown engine option"):
@@ -454,3 +461,13 @@ def test_beats_a_depth_two_material_player() -> None:
         match.parse_player("engine:time=0.05"), match.parse_player("alphabeta:depth=2"), games=20, seed=7
     )
     assert result.score >= 0.9, result.summary()
+
+
+def test_engine_page_examples() -> None:
+    import doctest
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "engine.md"
+    failures, tried = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert tried > 0
+    assert failures == 0

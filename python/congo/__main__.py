@@ -160,8 +160,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     """Plays two players against each other from varied openings, both colours, and prints the score
     and the Elo difference with its 95 % error bar.
 
-    Players: ``engine[:key=value,...]`` (keys: time, depth, nodes, threads, hash, and any engine option
-    from ``congo options``), ``alphabeta[:depth=N]`` (material only), ``greedy``, ``random``."""
+    Players: engine[:key=value,...] (keys: time, depth, nodes, threads, hash, and any engine option
+    from `congo options`), alphabeta[:depth=N] (material only), greedy, random."""
     from congo import match
 
     first = match.parse_player(args.first)

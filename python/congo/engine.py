@@ -26,13 +26,34 @@ from congo import _core
 from congo._core import Move, Position
 from congo.board import Board, Outcome, Termination
 
-__all__ = ["MAX_DEPTH", "Engine", "EngineOption", "Limit", "Score", "SearchInfo", "SearchResult"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_HASH_MB",
+    "MAX_NODES",
+    "MAX_THREADS",
+    "MAX_TIME",
+    "Engine",
+    "EngineOption",
+    "Limit",
+    "Score",
+    "SearchInfo",
+    "SearchResult",
+]
 
 MAX_DEPTH = 100
 """The deepest iteration a search runs; ``Limit(depth=...)`` accepts ``1 … MAX_DEPTH``."""
 
 MAX_TIME = 1e9
 """The longest time limit accepted, in seconds."""
+
+MAX_NODES = 2**63 - 1
+"""The largest node limit accepted."""
+
+MAX_THREADS = 256
+"""The most search threads an engine accepts."""
+
+MAX_HASH_MB = 2**20
+"""The largest transposition table accepted, in MiB (1 TiB)."""
 
 PositionLike = Union[Board, Position, str]
 
@@ -71,7 +92,7 @@ class Limit:
 
     def __post_init__(self) -> None:
         _check_count("depth", self.depth, MAX_DEPTH)
-        _check_count("nodes", self.nodes)
+        _check_count("nodes", self.nodes, MAX_NODES)
         time = self.time
         if time is not None:
             if isinstance(time, bool) or not isinstance(time, (int, float)):
@@ -231,17 +252,19 @@ class Engine:
     sets switches and weights by name (:meth:`option_info` lists them), e.g. ``{"null_move": 0}``.
     The table is kept between searches, as in a game; :meth:`clear` empties it.
 
-    Raises ``ValueError`` for a thread count outside 1 … 256, a table size outside 1 … 2**20 MiB, or
-    an unknown option or value; ``TypeError`` for arguments of the wrong type; ``MemoryError`` when
-    the table cannot be allocated.
+    Raises ``ValueError`` for a thread count outside 1 … :data:`MAX_THREADS`, a table size outside
+    1 … :data:`MAX_HASH_MB` MiB, or an unknown option or value; ``TypeError`` for arguments of the
+    wrong type; ``MemoryError`` when the table cannot be allocated.
     """
 
     def __init__(
         self, *, threads: int = 1, hash_mb: int = 64, options: Mapping[str, int] | None = None
     ) -> None:
-        for name, value in (("threads", threads), ("hash_mb", hash_mb)):
+        for name, value, maximum in (("threads", threads, MAX_THREADS), ("hash_mb", hash_mb, MAX_HASH_MB)):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+            if not 1 <= value <= maximum:
+                raise ValueError(f"{name} must be from 1 to {maximum}, got {value}")
         pairs = []
         for name, value in (options or {}).items():
             if not isinstance(name, str):
@@ -250,6 +273,8 @@ class Engine:
                 value = int(value)
             if not isinstance(value, int):
                 raise TypeError(f"option {name!r} takes an int, got {type(value).__name__}")
+            if abs(value) >= 2**31:
+                raise ValueError(f"option {name!r} is out of range: {value}")
             pairs.append((name, value))
         self._engine = _core.Engine(threads, hash_mb, pairs)
         self._options = dict(pairs)

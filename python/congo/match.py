@@ -356,7 +356,7 @@ class MatchResult:
         return (
             f"{self.first} vs {self.second}: +{self.wins} ={self.draws} -{self.losses} "
             f"({self.played} games), score {100 * self.score:.1f}%, "
-            f"Elo {_format_elo(difference)} ± {_format_elo(error)}"
+            f"Elo {_format_elo(difference)} ± {error:.0f}"
         )
 
 

@@ -96,9 +96,8 @@ impl PySearchInfo {
 
 #[pymethods]
 impl PySearchInfo {
-    fn __repr__(&self, py: Python<'_>) -> String {
+    fn __repr__(&self) -> String {
         let best = self.r#move.as_ref().map_or_else(|| "None".to_owned(), |m| m.get().path.uci());
-        let _ = py;
         format!(
             "SearchInfo(move={best}, cp={:?}, mate={:?}, depth={}, nodes={})",
             self.cp, self.mate, self.depth, self.nodes
@@ -127,17 +126,18 @@ impl PyEngine {
     #[new]
     #[pyo3(signature = (threads = 1, hash_mb = 64, options = Vec::new()))]
     fn new(threads: i64, hash_mb: i64, options: Vec<(String, i64)>) -> PyResult<PyEngine> {
-        let threads = usize::try_from(threads).unwrap_or(0);
+        // Out-of-range values (negative ones included) become 0, which the core rejects; the
+        // messages quote what the caller passed.
+        let thread_count = usize::try_from(threads).unwrap_or(0);
         let hash = usize::try_from(hash_mb).unwrap_or(0);
         let mut params = search::Params::default();
         for (name, value) in options {
             params.set(&name, value).map_err(|e| PyValueError::new_err(e.to_string()))?;
         }
-        let engine = Engine::with_params(threads, hash, params).map_err(|e| match e {
+        let engine = Engine::with_params(thread_count, hash, params).map_err(|e| match e {
             search::EngineError::Threads(_) => PyValueError::new_err(format!(
-                "threads must be from 1 to {}, got {threads_in}",
-                search::MAX_THREADS,
-                threads_in = threads
+                "threads must be from 1 to {}, got {threads}",
+                search::MAX_THREADS
             )),
             search::EngineError::HashSize(_) => PyValueError::new_err(format!(
                 "hash_mb must be from 1 to {}, got {hash_mb}",
@@ -146,7 +146,7 @@ impl PyEngine {
             search::EngineError::OutOfMemory(_) => pyo3::exceptions::PyMemoryError::new_err(e.to_string()),
         })?;
         let stop = engine.stop_handle();
-        Ok(PyEngine { engine: Mutex::new(engine), stop, threads, hash_mb: hash })
+        Ok(PyEngine { engine: Mutex::new(engine), stop, threads: thread_count, hash_mb: hash })
     }
 
     #[getter]

@@ -1,7 +1,7 @@
 //! Python bindings for `congo-core`: conversions, error mapping and GIL release only.
 //!
 //! No rule of Congo lives here. Every fallible core call returns a `Result` that is mapped to one of
-//! the four `ValueError` subclasses in [`errors`]; nothing a Python caller passes can make this crate
+//! the `ValueError` subclasses in `errors.rs`; nothing a Python caller passes can make this crate
 //! panic.
 
 mod bulk;

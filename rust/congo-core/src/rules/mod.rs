@@ -2,7 +2,7 @@
 //!
 //! Each piece file answers one question: from this square, which squares can this piece reach? The
 //! answers are bitboards that never include a friendly piece. Monkey jump chains ([`monkey`]) and the
-//! drowning rule ([`river`]) have files of their own; move generation ([`crate::movegen`]) only puts
+//! drowning rule ([`river`]) have files of their own; move generation (`movegen.rs`) only puts
 //! these answers together.
 
 pub mod crocodile;

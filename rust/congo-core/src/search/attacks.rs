@@ -5,7 +5,6 @@
 //! check (no stand-pat, no null move, an extension), and a position where the side to move can
 //! capture the enemy lion as already won.
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::piece::{Color, Piece, Role};
 use crate::rules::{crocodile, lion, monkey, Sides};
@@ -80,19 +79,6 @@ fn monkey_can_capture(from: Square, lion: Square, sides: &Sides) -> bool {
     let mut found = false;
     monkey::for_each_chain(from, sides, &mut |m| found |= (m.captured & sides.enemy_lion).any());
     found
-}
-
-/// The squares a piece attacks in the sense of "could capture an enemy piece there": its targets
-/// on an otherwise empty square set, used by the evaluation for threats near a lion.
-#[inline]
-pub(crate) fn capture_reach(role: Role, from: Square, sides: &Sides) -> Bitboard {
-    let reach = crate::rules::targets(role, from, sides);
-    match role {
-        // The giraffe's and monkey's king steps never capture.
-        Role::Giraffe => reach & LEAP_TWO[from.index()],
-        Role::Monkey => Bitboard::EMPTY,
-        _ => reach,
-    }
 }
 
 #[cfg(test)]

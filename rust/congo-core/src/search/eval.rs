@@ -12,7 +12,6 @@
 //!
 //! Everything is computed from White's point of view and turned to the side to move's at the end.
 
-use super::attacks::capture_reach;
 use super::params::EvalParams;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
@@ -20,7 +19,7 @@ use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::rules::{self, monkey, Sides};
 use crate::square::{Square, NUM_SQUARES};
-use crate::tables::{castle_of, forward_directions, JUMP, KING, RAY, RIVER, STEP};
+use crate::tables::{castle_of, forward_directions, JUMP, KING, LEAP_TWO, PAWN_FORWARD, RAY, RIVER, STEP};
 
 /// Mobility weight per reachable square, by role (centipawns at 100 %).
 const MOBILITY: [i32; 8] = [0, 3, 3, 3, 4, 3, 3, 0];
@@ -148,16 +147,27 @@ impl Evaluator {
                 continue;
             }
             for from in board.by_piece(Piece::new(role, color)) {
-                let targets = rules::targets(role, from, &sides);
-                mobility += self.mobility[role.index()] * targets.count() as i32;
-                let reach = if role == Role::Monkey {
-                    monkey_reach(from, &sides)
-                } else {
-                    capture_reach(role, from, &sides)
+                // The squares where the piece could capture (for the threats near the enemy lion),
+                // and its mobility. A pawn's mobility is not counted, so its moves are not generated.
+                let reach = match role {
+                    Role::Pawn => PAWN_FORWARD[color.index()][from.index()] & !sides.own,
+                    Role::Monkey => {
+                        let jumps = monkey_reach(from, &sides);
+                        let steps = rules::targets(role, from, &sides);
+                        mobility += self.mobility[role.index()] * (steps.count() + jumps.count()) as i32;
+                        jumps
+                    }
+                    _ => {
+                        let targets = rules::targets(role, from, &sides);
+                        mobility += self.mobility[role.index()] * targets.count() as i32;
+                        // The giraffe's king steps never capture.
+                        if role == Role::Giraffe {
+                            targets & LEAP_TWO[from.index()]
+                        } else {
+                            targets
+                        }
+                    }
                 };
-                if role == Role::Monkey {
-                    mobility += self.mobility[role.index()] * reach.count() as i32;
-                }
                 let hits = (reach & zone).count() as i32;
                 if hits > 0 {
                     attackers += 1;

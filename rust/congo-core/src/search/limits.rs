@@ -140,8 +140,9 @@ const SOFT_FRACTION: f64 = 0.45;
 
 impl Clock {
     pub fn new(start: Instant, limits: &Limits) -> Clock {
-        let hard = limits.time.map(|t| start + t.saturating_sub(SAFETY_MARGIN).max(t / 2));
-        let soft = limits.time.map(|t| start + t.mul_f64(SOFT_FRACTION));
+        // `checked_add`: a limit too far in the future to represent is no limit at all.
+        let hard = limits.time.and_then(|t| start.checked_add(t.saturating_sub(SAFETY_MARGIN).max(t / 2)));
+        let soft = limits.time.and_then(|t| start.checked_add(t.mul_f64(SOFT_FRACTION)));
         Clock { start, hard, soft }
     }
 
@@ -170,6 +171,15 @@ mod tests {
         assert!(Limits::infinite().validate().is_ok());
         assert!(Limits::depth(0).validate().is_err());
         assert!(Limits::time(Duration::ZERO).validate().is_err());
+    }
+
+    #[test]
+    fn a_huge_time_limit_is_no_deadline() {
+        // No panic on overflow, and no deadline that could ever be reached.
+        let clock = Clock::new(Instant::now(), &Limits::time(Duration::MAX));
+        assert!(clock.hard.is_none());
+        let clock = Clock::new(Instant::now(), &Limits::time(Duration::from_millis(100)));
+        assert!(clock.hard.is_some() && clock.soft < clock.hard);
     }
 
     #[test]

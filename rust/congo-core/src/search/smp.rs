@@ -11,7 +11,7 @@ use super::score::{Score, INFINITE};
 use super::worker::{Shared, Worker};
 use super::{Engine, SearchInfo, SearchResult};
 use crate::moves::Move;
-use crate::outcome::Outcome;
+use crate::outcome::{Outcome, Termination};
 use crate::position::Position;
 
 /// Runs a search on `engine.threads()` threads: the main worker on the calling thread, helpers on
@@ -74,7 +74,12 @@ pub(crate) fn run(
     });
 
     let nodes = shared.nodes.load(Ordering::Relaxed);
-    let best = main.root.unwrap_or_else(|| unreachable!("a position with a legal move has a root move"));
+    // A position that is not over has a legal move, so there is a root move; should that ever fail,
+    // the honest answer is "no move" rather than a panic.
+    let Some(best) = main.root else {
+        let outcome = Outcome { termination: Termination::NoLegalMoves, winner: Some(!pos.turn()) };
+        return finished(outcome, start);
+    };
     SearchResult {
         best_move: Some(best.m),
         score: Score::from_internal(best.score.max(-INFINITE + 1)),

@@ -27,9 +27,9 @@ pub enum Bound {
 /// One entry as the search sees it.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub struct Entry {
-    /// The best or refuting move's key (see [`super::ordering::move_key`]), 0 for none.
+    /// The best or refuting move's key (a compact digest of its path), 0 for none.
     pub move_key: u32,
-    /// Score relative to the node (see [`super::score::to_tt`]).
+    /// Score relative to the node: a mate score counts its distance from this node, not the root.
     pub score: i32,
     pub depth: i32,
     pub bound: Bound,

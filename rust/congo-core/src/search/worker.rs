@@ -3,6 +3,7 @@
 //! share only the transposition table, the stop flag and the node counter.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use smallvec::SmallVec;
 
@@ -18,6 +19,7 @@ use crate::moves::{Move, Path};
 use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::rules::{self, monkey, Sides};
+use crate::tables::RIVER;
 use crate::zobrist;
 
 /// The score of a draw (repetition, bare lions).
@@ -52,9 +54,10 @@ pub(crate) struct RootMove {
 }
 
 /// Late move reductions, `LMR[depth][move number]`, both capped at 63: grows with the logarithm of
-/// each, as is usual since Fruit/Stockfish (the constants were set by self-play).
-fn lmr_table() -> Box<[[u8; 64]; 64]> {
-    let mut table = Box::new([[0u8; 64]; 64]);
+/// each, the usual form since Fruit and Stockfish (the constants are the customary ones; the
+/// feature as a whole is measured in `docs/engine.md`).
+fn lmr_table() -> [[u8; 64]; 64] {
+    let mut table = [[0u8; 64]; 64];
     for (depth, row) in (0u32..).zip(table.iter_mut()).skip(1) {
         for (index, r) in (0u32..).zip(row.iter_mut()).skip(1) {
             *r = (0.5 + f64::from(depth).ln() * f64::from(index).ln() / 2.25) as u8;
@@ -62,6 +65,9 @@ fn lmr_table() -> Box<[[u8; 64]; 64]> {
     }
     table
 }
+
+/// The reduction table, computed once.
+static LMR: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
 
 /// Quiet moves searched at depth 1, 2, 3 before late move pruning skips the rest.
 const LMP_MOVES: [usize; 4] = [0, 8, 14, 22];
@@ -83,7 +89,7 @@ pub(crate) struct Worker<'a> {
     pub stopped: bool,
     pub seldepth: usize,
     heuristics: &'a mut Heuristics,
-    lmr: Box<[[u8; 64]; 64]>,
+    lmr: &'static [[u8; 64]; 64],
     /// Hashes of the game's positions before the root, then of the current search path:
     /// `keys[base + ply]` is the node at `ply`.
     keys: Vec<u64>,
@@ -131,7 +137,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             seldepth: 0,
             heuristics,
-            lmr: lmr_table(),
+            lmr: LMR.get_or_init(lmr_table),
             keys,
             reversible,
             base,
@@ -278,19 +284,20 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 return score;
             }
-            if score <= alpha {
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INFINITE);
-            } else if score >= beta {
-                beta = (score + delta).min(INFINITE);
-            } else {
+            if score > alpha && score < beta {
                 return score;
             }
-            delta += delta / 2;
-            if delta > 600 {
-                alpha = -INFINITE;
-                beta = INFINITE;
+            if delta > 600 || is_decisive(score) {
+                // Far off, or a forced result: search with the full window.
+                (alpha, beta) = (-INFINITE, INFINITE);
+            } else if score <= alpha {
+                // Fail low: keep some of the window above, reopen below.
+                beta = (alpha + beta) / 2;
+                alpha = score - delta;
+            } else {
+                beta = score + delta;
             }
+            delta += delta / 2;
         }
     }
 
@@ -461,8 +468,8 @@ impl<'a> Worker<'a> {
         }
 
         // Null move: if passing still keeps the score above beta, a real move will too. Not when the
-        // lion is attacked (passing loses it), and not with only pawns besides the lion: there a side
-        // can run out of moves (zugzwang, which loses in Congo) and passing would hide it.
+        // lion is attacked (passing loses it), nor where passing is unfairly good (see
+        // `null_move_is_fair`: zugzwang and drowning).
         if self.params.null_move
             && allow_null
             && !pv_node
@@ -470,7 +477,7 @@ impl<'a> Worker<'a> {
             && depth >= 3
             && static_eval >= beta
             && !is_decisive(beta)
-            && has_pieces(pos, us)
+            && null_move_is_fair(pos, us)
         {
             if let Some(score) = self.null_move(pos, depth, beta, ply, static_eval) {
                 return score;
@@ -519,7 +526,14 @@ impl<'a> Worker<'a> {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, true)
             } else {
                 let mut reduction = 0;
-                if self.params.lmr && depth >= 3 && quiet && !in_check && index > if pv_node { 5 } else { 3 }
+                // Late quiet moves are searched less deeply, unless they attack the enemy lion (the
+                // reply is forced: like a check in chess, such a move is never "quiet").
+                if self.params.lmr
+                    && depth >= 3
+                    && quiet
+                    && !in_check
+                    && index > if pv_node { 5 } else { 3 }
+                    && !can_capture_lion(child.board(), us)
                 {
                     reduction = i32::from(self.lmr[(depth as usize).min(63)][index.min(63)]);
                     if pv_node {
@@ -619,8 +633,7 @@ impl<'a> Worker<'a> {
         let mut buffer = core::mem::take(&mut self.buffers[ply]);
         buffer.clear();
         {
-            let orderer =
-                Orderer::new(board, us, 0, ply, self.heuristics, self.shared.eval, &self.params);
+            let orderer = Orderer::new(board, us, 0, ply, self.heuristics, self.shared.eval, &self.params);
             if evasions {
                 pos.for_each_move(&mut |m| buffer.push(orderer.score(m)));
             } else {
@@ -662,7 +675,6 @@ impl<'a> Worker<'a> {
     }
 }
 
-
 /// A move that captures the enemy lion, if there is one (to complete a principal variation).
 fn lion_capture(pos: &Position) -> Option<Move> {
     let lion = pos.board().by_piece(Piece::new(Role::Lion, !pos.turn()));
@@ -681,12 +693,16 @@ fn is_irreversible(pos: &Position, child: &Position, m: &Move) -> bool {
     child.board().occupied().count() < pos.board().occupied().count() || is_promotion(m, pos.turn())
 }
 
-/// Whether `color` has a piece besides its lion and its pawns (the null-move zugzwang guard).
+/// Whether passing is a fair test for `color` (the null-move guard): it has a piece besides its lion
+/// and its pawns (with less, running out of moves, which loses in Congo, is a real danger), and no
+/// piece that must leave the river (a pass would keep it from drowning, which no real move does).
 #[inline]
-fn has_pieces(pos: &Position, color: Color) -> bool {
+fn null_move_is_fair(pos: &Position, color: Color) -> bool {
     let board = pos.board();
+    let own = board.by_color(color);
     let minor = board.by_piece(Piece::new(Role::Lion, color)) | board.by_piece(Piece::new(Role::Pawn, color));
-    (board.by_color(color) & !minor).any()
+    let swimmers = own & RIVER & !board.by_role(Role::Crocodile);
+    (own & !minor).any() && swimmers.is_empty()
 }
 
 /// The position with the other side to move and nothing else changed (the null move).
