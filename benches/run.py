@@ -197,7 +197,7 @@ def main() -> int:
     figures: list[Figure] = []
     for suite, fens in suites.items():
         print(f"measuring the {suite} suite ...", file=sys.stderr)
-        figures += measure_suite(suite, fens, repeat, depth=4 if suite == "start" else 3)
+        figures += measure_suite(suite, fens, repeat, depth=4)
     if not args.no_cargo:
         rust = rust_bench(args.quick)
         for figure in rust:

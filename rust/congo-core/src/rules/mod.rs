@@ -44,7 +44,11 @@ impl Sides {
 
 /// The squares the piece of `role` on `from` moves or captures to in one leg: every move except the
 /// monkey's jump chains.
-#[inline]
+///
+/// Always inlined: move generation calls it in a loop over the piece types, and inlining lets the
+/// compiler specialise each iteration (measured: bulk perft 400 -> 500 M leaves/s).
+#[allow(clippy::inline_always)]
+#[inline(always)]
 pub fn targets(role: Role, from: Square, sides: &Sides) -> Bitboard {
     match role {
         Role::Pawn => pawn::targets(from, sides),
