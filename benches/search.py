@@ -13,19 +13,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import congo
 
-# Opening, middlegame and endgame positions (the same set as rust/congo-core/examples/search_bench.rs).
+POSITIONS_FILE = Path(__file__).resolve().parent / "search_positions.txt"
 POSITIONS = [
-    "gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1",
-    "gmelecz/pp1pppp/2p4/7/3P3/PPP1PPP/GMELECZ w 2",
-    "g1elecz/pmpp1pp/4p2/1p5/2P1P2/PP1P1PP/GMEL1CZ b 5",
-    "1me1e1z/p1pl1pp/2c1p2/1p1p3/2P1PZ1/PP1P1P1/GMELEC1 w 9",
-    "2e1l2/1p1p1pz/p1m1p2/2c4/1PP1P2/P2ZE2/G1ML3 b 17",
-    "3l3/2p1p2/3m3/7/2P1P2/3M3/3L3 w 30",
-    "1z5/pPp1lP1/5ep/4P1e/4L1p/2p2pP/7 b 35",
-    "7/4l2/7/4c2/7/2p4/1M1L3 w 1",
+    line.strip()
+    for line in POSITIONS_FILE.read_text(encoding="utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
 ]
 
 
