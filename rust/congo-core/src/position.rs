@@ -232,6 +232,16 @@ impl Position {
         self.find_move(path).is_ok()
     }
 
+    /// Whether a move captures: exact for a legal move (every monkey chain captures); for any other
+    /// path, whether an enemy piece stands on its target square (as python-chess answers for
+    /// pseudo-legal moves).
+    pub fn is_capture(&self, path: &Path) -> bool {
+        match self.find_move(path) {
+            Ok(m) => m.is_capture(),
+            Err(_) => self.board.color_at(path.to()) == Some(!self.turn),
+        }
+    }
+
     /// Plays the legal move with this path.
     pub fn play(&self, path: &Path) -> Result<Position, IllegalMoveError> {
         Ok(self.play_unchecked(&self.find_move(path)?))

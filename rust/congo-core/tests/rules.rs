@@ -517,3 +517,15 @@ fn move_strings_accept_mindsports_and_comma_forms() {
         assert_eq!(parse_move(text).unwrap().uci(), "b1d3f5", "{text}");
     }
 }
+
+#[test]
+fn captures_are_told_by_the_move_or_its_target() {
+    let p = pos("7/4l2/7/4c2/7/2p4/1M1L3 w 1");
+    assert!(p.is_capture(&parse_move("b1d3").unwrap()), "a monkey jump captures");
+    assert!(!p.is_capture(&parse_move("b1b2").unwrap()));
+    assert!(p.is_capture(&parse_move("d1c2").unwrap()), "the lion takes the pawn");
+    assert!(
+        p.is_capture(&parse_move("b1c2").unwrap()),
+        "not legal (a monkey step), but an enemy stands on c2"
+    );
+}

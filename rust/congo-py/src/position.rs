@@ -158,11 +158,7 @@ impl PyPosition {
 
     /// Whether a move captures: exact for a legal move; otherwise whether an enemy stands on its target.
     fn is_capture(&self, mv: &Bound<'_, PyMove>) -> bool {
-        let path = mv.get().path;
-        match self.inner.find_move(&path) {
-            Ok(m) => m.is_capture(),
-            Err(_) => self.inner.board().color_at(path.to()) == Some(!self.inner.turn()),
-        }
+        self.inner.is_capture(&mv.get().path)
     }
 
     /// `(termination, winner)` when the rules alone end the game, else `None`. Terminations:
