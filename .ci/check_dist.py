@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from tests.packaging_support import cargo_version, metadata_problems  # noqa: E402  (the rules tests hold too)
 
 # Tracked files that belong to the repository's CI, not to a source release.
-NOT_IN_SDIST = (".ci/", ".github/", ".gitignore")
+NOT_IN_SDIST = (".ci/", ".github/", ".gitignore", ".gitattributes")
 BUILT_OR_CACHED = re.compile(
     r"(^|/)(target|\.venv|__pycache__|\.git|\.pytest_cache|dist|build)/|\.(so|pyd|pyc)$"
 )

@@ -101,8 +101,8 @@ def rust_bench(quick: bool) -> list[Figure]:
     return figures
 
 
-def measure_suite(suite: str, fens: list[str], repeat: int, depth: int) -> list[Figure]:
-    """Python-side figures for one suite of positions."""
+def measure_suite(suite: str, fens: list[str], repeat: int, depth: int, *, api_only: bool) -> list[Figure]:
+    """Python-side figures for one suite of positions (``api_only``: the Python API's, no perft or oracle)."""
     figures: list[Figure] = []
     boards = [congo.Board(fen) for fen in fens]
     positions = [congo.Position(fen) for fen in fens]
@@ -111,7 +111,7 @@ def measure_suite(suite: str, fens: list[str], repeat: int, depth: int) -> list[
     figures.append(Figure("legal moves per position", suite, moves, "moves"))
 
     # Perft: core vs oracle, bulk and making every leaf, at the same depth on the same positions.
-    for bulk in (True, False):
+    for bulk in () if api_only else (True, False):
         label = "bulk" if bulk else "every leaf"
         leaves = sum(congo.perft(p, depth, bulk=bulk) for p in positions)
 
@@ -146,9 +146,10 @@ def measure_suite(suite: str, fens: list[str], repeat: int, depth: int) -> list[
     figures.append(
         Figure("list(board.legal_moves)", suite, listing, "ns", "<= 2000 ns (~30 moves)", listing <= 2000)
     )
-    slow_list = per_position("x.legal_moves()", list(oracles), max(1, rounds // 50))
-    figures.append(Figure("oracle legal_moves()", suite, slow_list, "ns"))
-    figures.append(Figure("list(board.legal_moves) vs oracle", suite, slow_list / listing, "x"))
+    if not api_only:
+        slow_list = per_position("x.legal_moves()", list(oracles), max(1, rounds // 50))
+        figures.append(Figure("oracle legal_moves()", suite, slow_list, "ns"))
+        figures.append(Figure("list(board.legal_moves) vs oracle", suite, slow_list / listing, "x"))
 
     # push + pop from Python, averaged over every legal move of the suite.
     pairs = [(b, m) for b in boards for m in list(b.legal_moves)]
@@ -179,6 +180,11 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--no-cargo", action="store_true", help="skip the Rust-only figures")
+    parser.add_argument(
+        "--api-only",
+        action="store_true",
+        help="only the figures measured through the Python API (no perft, oracle or cargo bench)",
+    )
     args = parser.parse_args()
     repeat = 3 if args.quick else 7
 
@@ -187,8 +193,8 @@ def main() -> int:
     figures: list[Figure] = []
     for suite, fens in suites.items():
         print(f"measuring the {suite} suite ...", file=sys.stderr)
-        figures += measure_suite(suite, fens, repeat, depth=4)
-    if not args.no_cargo:
+        figures += measure_suite(suite, fens, repeat, depth=4, api_only=args.api_only)
+    if not (args.no_cargo or args.api_only):
         rust = rust_bench(args.quick)
         for figure in rust:
             if figure.name == "core movegen":
@@ -196,7 +202,8 @@ def main() -> int:
                 figure.met = figure.value <= 100
         figures += rust
 
-    print(f"congo {congo.__version__}, Python {sys.version.split()[0]}, medians of {repeat} runs")
+    build = Path(congo._core.__file__).name  # says whether the extension is abi3 or version-specific
+    print(f"congo {congo.__version__} ({build}), Python {sys.version.split()[0]}, medians of {repeat} runs")
     for suite in suites:
         print(f"\n{suite}:")
         for figure in figures:
