@@ -207,6 +207,14 @@ def cmd_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_uci(args: argparse.Namespace) -> int:
+    """Runs the engine over stdin/stdout in the UCI dialect for Congo of docs/protocol.md, for GUIs,
+    match runners and bots in any language. Type `uci`, then e.g. `position startpos` and
+    `go movetime 1000`; `quit` ends it."""
+    _core.run_uci()
+    return 0
+
+
 def cmd_options(args: argparse.Namespace) -> int:
     """Lists the engine's options (switches and evaluation weights) with their defaults."""
     for option in congo.Engine.option_info():
@@ -279,6 +287,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     match.add_argument("--save", metavar="FILE", help="write the games to FILE as PGN-style records")
     match.set_defaults(func=cmd_match)
+
+    uci = commands.add_parser(
+        "uci",
+        help="run the engine over stdin/stdout (UCI dialect, docs/protocol.md)",
+        description=cmd_uci.__doc__,
+    )
+    uci.set_defaults(func=cmd_uci)
 
     options = commands.add_parser(
         "options", help="list the engine's options and their defaults", description=cmd_options.__doc__
