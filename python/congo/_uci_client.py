@@ -785,6 +785,12 @@ class SimpleEngine:
 
     close = quit
 
+    def kill(self) -> None:
+        """Kills the engine process at once, from any thread (a call waiting on it raises
+        :class:`EngineTerminatedError`). For emergencies such as Ctrl-C; :meth:`quit` is the
+        orderly way."""
+        self._connection.kill()
+
     def __enter__(self) -> SimpleEngine:
         return self
 

@@ -42,7 +42,8 @@ fn multipv_gives_distinct_lines_best_first() {
 #[test]
 fn multipv_lines_are_exact_scores_of_their_moves() {
     // Each line's score is what a search restricted to that move alone finds.
-    let result = search(MONKEY_MATE, &Limits::depth(4), &SearchOptions { multipv: 3, ..SearchOptions::default() });
+    let result =
+        search(MONKEY_MATE, &Limits::depth(4), &SearchOptions { multipv: 3, ..SearchOptions::default() });
     assert_eq!(result.lines[0].score, Score::Mate(1));
     for line in &result.lines {
         let only = SearchOptions { root_moves: Some(vec![line.pv[0].path]), ..SearchOptions::default() };
@@ -66,12 +67,14 @@ fn root_moves_restrict_the_search() {
     let result = search(congo_core::STARTING_FEN, &Limits::depth(5), &options);
     assert!(only.contains(&result.best_move.unwrap().path));
     // The mate is not found when its move is not allowed.
-    let options = SearchOptions { root_moves: Some(vec![parse_move("d1c2").unwrap()]), ..SearchOptions::default() };
+    let options =
+        SearchOptions { root_moves: Some(vec![parse_move("d1c2").unwrap()]), ..SearchOptions::default() };
     let result = search(MONKEY_MATE, &Limits::depth(4), &options);
     assert_eq!(result.best_move.unwrap().uci(), "d1c2");
     assert_ne!(result.score, Score::Mate(1));
     // Nothing legal to search: no move, and no outcome either (the game is not over).
-    let options = SearchOptions { root_moves: Some(vec![parse_move("a7a6").unwrap()]), ..SearchOptions::default() };
+    let options =
+        SearchOptions { root_moves: Some(vec![parse_move("a7a6").unwrap()]), ..SearchOptions::default() };
     let result = search(congo_core::STARTING_FEN, &Limits::depth(3), &options);
     assert!(result.best_move.is_none() && result.outcome.is_none());
 }
@@ -106,7 +109,13 @@ fn a_ponder_search_keeps_going_until_the_hit_and_then_keeps_to_its_limits() {
     handle.prepare(true);
     let options = SearchOptions { ponder: true, ..SearchOptions::default() };
     let searcher = std::thread::spawn(move || {
-        let result = engine.search_prepared(&pos, &[], &Limits::time(Duration::from_millis(30)), &options, &mut |_| {});
+        let result = engine.search_prepared(
+            &pos,
+            &[],
+            &Limits::time(Duration::from_millis(30)),
+            &options,
+            &mut |_| {},
+        );
         (result, Instant::now())
     });
     std::thread::sleep(Duration::from_millis(200));
@@ -127,7 +136,8 @@ fn a_stop_before_a_prepared_search_starts_is_not_lost() {
     handle.prepare(false);
     handle.stop();
     let start = Instant::now();
-    let result = engine.search_prepared(&pos, &[], &Limits::infinite(), &SearchOptions::default(), &mut |_| {});
+    let result =
+        engine.search_prepared(&pos, &[], &Limits::infinite(), &SearchOptions::default(), &mut |_| {});
     assert!(result.best_move.is_some());
     assert!(start.elapsed() < Duration::from_secs(1));
 }

@@ -31,7 +31,9 @@ fn a_search_reports_infos_and_a_best_move() {
     let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
     assert_eq!(infos.len(), 4);
     for info in infos {
-        for key in [" seldepth ", " multipv 1 ", " score cp ", " nodes ", " nps ", " hashfull ", " time ", " pv "] {
+        for key in
+            [" seldepth ", " multipv 1 ", " score cp ", " nodes ", " nps ", " hashfull ", " time ", " pv "]
+        {
             assert!(info.contains(key), "{info} lacks {key}");
         }
     }

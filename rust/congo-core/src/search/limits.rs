@@ -251,17 +251,23 @@ const LAST_MOVE_SHARE: f64 = 0.8;
 const MAX_OVER_OPTIMUM: u32 = 4;
 
 /// The time manager: the budget of one move from the side to move's clock, after setting aside
-/// `overhead` for what happens outside the search (the protocol, the process, the operating system).
+/// `overhead` for what happens outside the search (the protocol, the process, the operating system)
+/// on this move *and on every move to come*.
 ///
-/// The time left after the overhead, plus the increments of the moves to come, is shared evenly
-/// over them (`moves_to_go`, or [`DEFAULT_MOVES_TO_GO`] in sudden death); a move may run up to
-/// [`MAX_OVER_OPTIMUM`] times over its share, never beyond a fixed fraction of the time left. So
-/// the budget never exceeds the time left minus the overhead: the engine does not lose on time as
-/// long as the overhead covers the latency around the search.
+/// The time left plus the increments of the moves to come, minus the overhead of each of them, is
+/// shared evenly over them (`moves_to_go`, or [`DEFAULT_MOVES_TO_GO`] in sudden death); a move may
+/// run up to [`MAX_OVER_OPTIMUM`] times over its share, never beyond a fixed fraction of the time
+/// left after this move's overhead. Counting the overhead of the moves to come keeps a reserve that
+/// grows with the overhead: in a fast game with a small increment the clock settles well above the
+/// latency spikes of a busy machine instead of draining to the last few milliseconds, and the
+/// engine never plans to use more than the time left minus the overhead.
 pub fn time_budget(clock: &GameClock, overhead: Duration) -> TimeBudget {
     let left = clock.remaining.saturating_sub(overhead);
     let moves = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| m.min(DEFAULT_MOVES_TO_GO)).max(1);
-    let pool = left.saturating_add(clock.increment.saturating_mul(moves - 1));
+    let pool = clock
+        .remaining
+        .saturating_add(clock.increment.saturating_mul(moves - 1))
+        .saturating_sub(overhead.saturating_mul(moves + 1));
     let share = if clock.moves_to_go == Some(1) { LAST_MOVE_SHARE } else { MAX_SHARE };
     let cap = left.mul_f64(share);
     let optimum = (pool / moves).min(cap);
@@ -415,15 +421,20 @@ mod tests {
         let b = time_budget(&clock(60_000, 0, None), none);
         assert_eq!(b.optimum, Duration::from_millis(2400));
         assert_eq!(b.maximum, Duration::from_millis(9600));
-        // Increments count for the moves to come.
+        // Increments count for the moves to come, and so does the overhead of each.
         let b = time_budget(&clock(1000, 20, None), none);
         assert_eq!(b.optimum, Duration::from_micros((1000 + 24 * 20) * 1000 / 25));
+        let b = time_budget(&clock(1000, 20, None), Duration::from_millis(10));
+        assert_eq!(b.optimum, Duration::from_micros((1000 + 24 * 20 - 26 * 10) * 1000 / 25));
         // The last move before the time control may take most of what is left.
         let b = time_budget(&clock(1000, 0, Some(1)), none);
         assert_eq!(b.maximum, Duration::from_millis(800));
         // Out of time: move at once.
         let b = time_budget(&clock(20, 0, None), Duration::from_millis(30));
         assert_eq!(b.maximum, Duration::ZERO);
+        // Low on time with a small increment: the reserve for the overheads to come is kept.
+        let b = time_budget(&clock(300, 20, None), Duration::from_millis(30));
+        assert_eq!(b.optimum, Duration::ZERO);
     }
 
     #[test]
