@@ -628,15 +628,15 @@ def play_game(
             remaining[turn] += time_control.increment
             if time_control.moves is not None and moves_made[turn] % time_control.moves == 0:
                 remaining[turn] += time_control.base
-        move = played.move
-        if move is None or not board.is_legal(move):
-            kind = Adjudication.ENGINE_FAILURE if move is None else Adjudication.ILLEGAL_MOVE
-            what = "no move" if move is None else f"the illegal move {move.uci()}"
+        chosen = played.move
+        if chosen is None or not board.is_legal(chosen):
+            kind = Adjudication.ENGINE_FAILURE if chosen is None else Adjudication.ILLEGAL_MOVE
+            what = "no move" if chosen is None else f"the illegal move {chosen.uci()}"
             return finish(Adjudicated(kind, not turn, f"{player.name} answered {what}"))
         score = played.info.get("score")
         evals.append(None if score is None else score.white())
         clocks.append(remaining[turn] if time_control is not None else None)
-        board.push(move)
+        board.push(chosen)
 
 
 def play_match_game(
