@@ -605,8 +605,10 @@ class SimpleEngine:
             try:
                 line = self._connection.read(deadline, "during a search")
             except TimeoutError:
-                # Give the engine a chance to answer stop; keep it only if it does.
-                self._resync()
+                # Give the engine a chance to answer stop; keep it only if it does (otherwise it is
+                # killed): either way the caller learns of the timeout.
+                with contextlib.suppress(EngineError):
+                    self._resync()
                 raise
             if line.startswith("info"):
                 info = _parse_info(line, board)
