@@ -325,7 +325,10 @@ class _Connection:
         self.eof = False
         self.closed = False
         threading.Thread(target=self._read_stdout, name="congo-engine-stdout", daemon=True).start()
-        threading.Thread(target=self._read_stderr, name="congo-engine-stderr", daemon=True).start()
+        self._stderr_reader = threading.Thread(
+            target=self._read_stderr, name="congo-engine-stderr", daemon=True
+        )
+        self._stderr_reader.start()
 
     def _read_stdout(self) -> None:
         stdout = self.process.stdout
@@ -353,6 +356,7 @@ class _Connection:
             code = self.process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             code = None
+        self._stderr_reader.join(timeout=1.0)  # its last words may still be in the pipe
         detail = f" (exit code {code})" if code is not None else ""
         tail = "; its last words: " + " | ".join(self.stderr_tail) if self.stderr_tail else ""
         return EngineTerminatedError(f"the engine process died {doing}{detail}{tail}")
