@@ -131,10 +131,15 @@ def test_user_errors_are_one_line_before_any_game() -> None:
     assert time.perf_counter() - start < 30
 
 
-@pytest.mark.parametrize("concurrency", [1, 2])
-def test_ctrl_c_prints_the_standings_saves_the_games_and_exits_130(tmp_path: Path, concurrency: int) -> None:
+@pytest.mark.parametrize(
+    ("player", "concurrency"),
+    [("engine:time=0.02", 1), ("engine:time=0.02", 2), (f"uci[time=0.02]:{sys.executable} -m congo uci", 2)],
+)
+def test_ctrl_c_prints_the_standings_saves_the_games_and_exits_130(
+    tmp_path: Path, player: str, concurrency: int
+) -> None:
     save = tmp_path / "games.pgn"
-    command = [*CONGO, "match", "engine:time=0.02", "greedy", "--games", "1000"]
+    command = [*CONGO, "match", player, "greedy", "--games", "1000"]
     command += ["--concurrency", str(concurrency), "--save", str(save)]
     process = subprocess.Popen(
         command,
