@@ -106,26 +106,21 @@ def round_trips(reps: int) -> dict[str, Any]:
     for _ in range(20):  # warm up
         pipe.send("go nodes 1")
         pipe.until("bestmove")
-    go = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        pipe.send("go nodes 1")
-        pipe.until("bestmove")
-        go.append(time.perf_counter() - start)
-    ready = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        pipe.send("isready")
-        pipe.until("readyok")
-        ready.append(time.perf_counter() - start)
+
+    def timed(commands: list[str], answer: str) -> list[float]:
+        times = []
+        for _ in range(reps):
+            start = time.perf_counter()
+            for command in commands:
+                pipe.send(command)
+            pipe.until(answer)
+            times.append(time.perf_counter() - start)
+        return times
+
+    go = timed(["go nodes 1"], "bestmove")
+    ready = timed(["isready"], "readyok")
     moves = " ".join(long_game(300))
-    position = []
-    for _ in range(reps):
-        start = time.perf_counter()
-        pipe.send(f"position startpos moves {moves}")
-        pipe.send("isready")
-        pipe.until("readyok")
-        position.append(time.perf_counter() - start)
+    position = timed([f"position startpos moves {moves}", "isready"], "readyok")
     pipe.send("position startpos")
     stop, ready_searching = [], []
     for _ in range(max(10, reps // 20)):
@@ -199,7 +194,9 @@ def clock_usage(base: float, increment: float, games: int) -> dict[str, Any]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--quick", action="store_true", help="fewer repetitions, fewer games")
     parser.add_argument("--json", metavar="FILE", help="write the figures to FILE")
     args = parser.parse_args()
@@ -209,9 +206,17 @@ def main() -> int:
     figures: dict[str, Any] = {"load_average": load}
     figures.update(round_trips(reps))
     figures["client_play_nodes_1"] = client_round_trip(reps // 2)
-    for key in ("go_nodes_1", "isready", "stop_to_bestmove", "isready_while_searching", "client_play_nodes_1"):
+    for key in (
+        "go_nodes_1",
+        "isready",
+        "stop_to_bestmove",
+        "isready_while_searching",
+        "client_play_nodes_1",
+    ):
         f = figures[key]
-        print(f"{key:28} median {f['median_ms']:7.3f} ms  p90 {f['p90_ms']:7.3f} ms  max {f['max_ms']:7.3f} ms")
+        print(
+            f"{key:28} median {f['median_ms']:7.3f} ms  p90 {f['p90_ms']:7.3f} ms  max {f['max_ms']:7.3f} ms"
+        )
     print(f"{'position_300_moves':28} median {figures['position_300_moves']['median_ms']:7.3f} ms")
     games = 2 if args.quick else 6
     for base, increment in ((10.0, 0.1), (1.0, 0.02)):
@@ -223,7 +228,8 @@ def main() -> int:
         print(
             f"clock {usage['time_control']:>8}: {usage['games']} games, {usage['moves']} moves, "
             f"{1000 * usage['mean_seconds_per_move']:.0f} ms a move; share of the clock per move: {shares}; "
-            f"lowest clock {usage['lowest_clock_seconds']:.3f} s; time losses {usage['losses_on_time_or_failures']}"
+            f"lowest clock {usage['lowest_clock_seconds']:.3f} s; "
+            f"time losses {usage['losses_on_time_or_failures']}"
         )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

@@ -25,7 +25,7 @@ import threading
 import time
 import weakref
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Callable, Union
+from typing import IO, TYPE_CHECKING, Any, Callable, Union
 
 from congo._core import STARTING_FEN, Move
 from congo._results import InfoDict, PlayResult, PovScore, Score
@@ -330,24 +330,20 @@ class _Connection:
         )
         self._stderr_reader.start()
 
+    @staticmethod
+    def _pipe_lines(pipe: IO[bytes] | None, take: Callable[[str], object]) -> None:
+        """Hands every line of a pipe to ``take`` until the pipe ends (or fails)."""
+        assert pipe is not None
+        with contextlib.suppress(OSError, ValueError):
+            for raw in iter(lambda: pipe.readline(_MAX_LINE), b""):
+                take(raw.decode("utf-8", "replace").rstrip("\r\n"))
+
     def _read_stdout(self) -> None:
-        stdout = self.process.stdout
-        assert stdout is not None
-        try:
-            for raw in iter(lambda: stdout.readline(_MAX_LINE), b""):
-                self.lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
-        except (OSError, ValueError):
-            pass
+        self._pipe_lines(self.process.stdout, self.lines.put)
         self.lines.put(None)
 
     def _read_stderr(self) -> None:
-        stderr = self.process.stderr
-        assert stderr is not None
-        try:
-            for raw in iter(lambda: stderr.readline(_MAX_LINE), b""):
-                self.stderr_tail.append(raw.decode("utf-8", "replace").rstrip("\r\n"))
-        except (OSError, ValueError):
-            pass
+        self._pipe_lines(self.process.stderr, self.stderr_tail.append)
 
     def terminated_error(self, doing: str) -> EngineTerminatedError:
         if self.closed:

@@ -341,7 +341,7 @@ impl Engine {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         self.stop_handle().prepare(options.ponder);
-        smp::run(self, pos, history, limits, options, on_info)
+        self.search_prepared(pos, history, limits, options, on_info)
     }
 
     /// [`Engine::search_with`] for a search prepared beforehand with [`StopHandle::prepare`]: a stop
