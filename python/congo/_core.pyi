@@ -22,6 +22,7 @@ __all__ = [
     "parse_san",
     "perft",
     "random_playouts",
+    "run_uci",
     "san",
     "san_line",
 ]

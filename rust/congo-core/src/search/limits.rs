@@ -230,7 +230,7 @@ impl Limits {
 /// How much of a game clock one move may take.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
-    /// What the move should take on average; no new iteration starts after [`SOFT_FRACTION`] of it.
+    /// What the move should take on average; no new iteration starts after 60 % of it.
     pub optimum: Duration,
     /// What it may take at most: past this the search is aborted wherever it is.
     pub maximum: Duration,
@@ -256,7 +256,7 @@ const MAX_OVER_OPTIMUM: u32 = 4;
 ///
 /// The time left plus the increments of the moves to come, minus the overhead of each of them, is
 /// shared evenly over them (`moves_to_go`, or [`DEFAULT_MOVES_TO_GO`] in sudden death); a move may
-/// run up to [`MAX_OVER_OPTIMUM`] times over its share, never beyond a fixed fraction of the time
+/// run up to four times over its share, never beyond a fixed fraction of the time
 /// left after this move's overhead. Counting the overhead of the moves to come keeps a reserve that
 /// grows with the overhead: in a fast game with a small increment the clock settles well above the
 /// latency spikes of a busy machine instead of draining to the last few milliseconds, and the
