@@ -506,9 +506,7 @@ class Engine:
         found, turn = self._search(board, limit, root_moves=root_moves)
         info = _result_infos(found, turn)[0]
         if ponder and found.move is not None and found.ponder is not None:
-            position, _ = (
-                _position_and_history(board) if not isinstance(board, Board) else (board.position, [])
-            )
+            position = board.position if isinstance(board, Board) else _position_and_history(board)[0]
             self._start_pondering(position.push(found.move).push(found.ponder))
         return PlayResult(found.move, found.ponder, info)
 
