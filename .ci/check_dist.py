@@ -8,7 +8,8 @@ contents, and nothing built or cached is. For each wheel: the package, its stubs
 extension, both licence files, the ``congo`` command; metadata complete (version equal to the Cargo
 workspace's, README as markdown description, licence expression, URLs, classifiers) and no runtime
 dependency. Linux wheels go through ``auditwheel show``: the libc its platform tag needs must be no
-newer than the one the wheel's file name claims. Prints each artefact's size.
+newer than the one the wheel's file name claims; a manylinux wheel's extension must use the system's
+unwinder (libgcc_s). Prints each artefact's size.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 from email.parser import Parser
 from pathlib import Path
@@ -90,7 +92,7 @@ def auditwheel_tag(path: Path) -> str:
         raise SystemExit("auditwheel is not installed: pip install --group release-check")
     output = subprocess.run([auditwheel, "show", str(path)], capture_output=True, text=True, check=False)
     print("\n".join("    " + line for line in output.stdout.strip().splitlines()))
-    found = re.search(r'consistent with the following platform tag:\s*"([^"]+)"', output.stdout)
+    found = re.search(r'consistent\s+with\s+the\s+following\s+platform\s+tag:\s*"([^"]+)"', output.stdout)
     return found.group(1) if found else ""
 
 
@@ -117,6 +119,32 @@ def auditwheel_agrees(claimed: set[str], found: str) -> bool:
     return bool(policies) and min(p[1:3] for p in policies) >= (major, minor)
 
 
+def unwinder_problems(path: Path) -> list[str]:
+    """A glibc wheel's extension must take its unwinder from libgcc_s, as glibc and CPython do.
+
+    When CPython (< 3.14) ends a thread blocked in Rust at exit, glibc unwinds it with libgcc_s; in
+    an extension that carries a private unwinder (``maturin --zig`` links LLVM's in), the personality
+    routine calls that unwinder on libgcc's context and the interpreter crashes (seen: ``congo
+    match`` stopped with Ctrl-C died of SIGSEGV in 13 of 20 runs).
+    """
+    readelf = shutil.which("readelf")
+    if readelf is None:
+        return [f"{path.name}: readelf (binutils) is needed to check the extension's unwinder"]
+    problems = []
+    with zipfile.ZipFile(path) as archive, tempfile.TemporaryDirectory() as scratch:
+        for name in archive.namelist():
+            if not re.fullmatch(r"congo/_core\..*\.so", name):
+                continue
+            extension = archive.extract(name, scratch)
+            elf = subprocess.run(
+                [readelf, "-W", "--dyn-syms", "-d", extension], capture_output=True, text=True, check=True
+            ).stdout
+            imports_unwinder = re.search(r"\sUND\s+_Unwind_Resume\b", elf)
+            if "Shared library: [libgcc_s.so.1]" not in elf or not imports_unwinder:
+                problems.append(f"{path.name}: {name} does not take _Unwind_Resume from libgcc_s.so.1")
+    return problems
+
+
 def check_wheel(path: Path, version: str) -> list[str]:
     """Problems with one wheel: contents, metadata, and on Linux its platform tag."""
     dist_info = f"congo-{version}.dist-info/"
@@ -141,6 +169,8 @@ def check_wheel(path: Path, version: str) -> list[str]:
         found = auditwheel_tag(path)
         if not auditwheel_agrees(platforms, found):
             problems.append(f"{path.name}: auditwheel finds it consistent with {found!r}, not {platforms}")
+        if any(tag.startswith("manylinux") for tag in platforms):
+            problems += unwinder_problems(path)
     elif any(tag.startswith("linux") for tag in platforms):
         problems.append(f"{path.name}: a plain linux wheel, which PyPI refuses (build for manylinux)")
     return problems
