@@ -17,6 +17,7 @@
 pub mod bitboard;
 pub mod board;
 pub mod fen;
+pub mod learn;
 mod movegen;
 pub mod moves;
 pub mod notation;

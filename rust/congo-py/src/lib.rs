@@ -8,6 +8,7 @@ mod bulk;
 mod convert;
 mod engine;
 mod errors;
+mod learn;
 mod legal_moves;
 mod moves;
 mod position;
@@ -43,5 +44,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("STARTING_FEN", core::STARTING_FEN)?;
     m.add("STARTING_BOARD_FEN", core::STARTING_BOARD_FEN)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    learn::register(m)?;
     Ok(())
 }
