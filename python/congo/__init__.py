@@ -29,6 +29,7 @@ from congo._core import (
 from congo.board import Board, Outcome, Termination
 from congo.bulk import divide, perft, random_playouts
 from congo.engine import Engine, EngineOption, Limit, Score, SearchInfo, SearchResult
+from congo.learning import encode
 from congo.pieces import (
     BLACK,
     COLOR_NAMES,
@@ -232,6 +233,7 @@ __all__ = [
     "Termination",
     "__version__",
     "divide",
+    "encode",
     "parse_square",
     "perft",
     "piece_name",

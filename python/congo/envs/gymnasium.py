@@ -1,0 +1,144 @@
+"""Congo as a single-agent Gymnasium environment: the agent plays one colour against a built-in
+opponent.
+
+>>> from congo.envs.gymnasium import CongoEnv
+>>> env = CongoEnv(opponent="random")
+>>> observation, info = env.reset(seed=0)
+>>> observation["observation"].shape, int(observation["action_mask"].sum())
+((23, 7, 7), 24)
+
+* Observation: ``{"observation": uint8 planes (23, 7, 7), "action_mask": int8 (1961,)}`` as in
+  :mod:`congo.envs.pettingzoo`; :meth:`CongoEnv.action_masks` returns the mask alone (the
+  convention of maskable agents such as sb3-contrib's ``MaskablePPO``).
+* Actions: ``Discrete(1961)`` (:mod:`congo.learning`); a monkey chain takes one step per jump and
+  ends with ``STOP_ACTION``. An illegal action ends the episode with reward -1 and
+  ``info["illegal_action"] = True``.
+* Reward: +1 for a win, -1 for a loss, 0 for a draw, at the end of the episode. A game drawn at
+  ``max_plies`` moves is truncated; every other end terminates.
+* Opponents: any player of ``congo match`` — ``"random"``, ``"greedy"``, ``"alphabeta:depth=2"``,
+  ``"engine:nodes=2000"``; seeded by ``reset(seed=...)``.
+
+Needs ``pip install 'congo[gymnasium]'``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from congo import match
+from congo.board import Board
+from congo.envs import render as _render
+from congo.learning import NUM_ACTIONS, NUM_PLANES, Game
+
+__all__ = ["ENV_ID", "CongoEnv"]
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+class CongoEnv(gymnasium.Env[Observation, np.int64]):
+    """The agent plays ``agent_color`` (``"white"`` or ``"black"``) against ``opponent``."""
+
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
+
+    def __init__(
+        self,
+        opponent: str = "random",
+        agent_color: str = "white",
+        max_plies: int = 300,
+        render_mode: str | None = None,
+    ) -> None:
+        if agent_color not in ("white", "black"):
+            raise ValueError(f"agent_color must be 'white' or 'black', got {agent_color!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
+            raise ValueError(f"max_plies must be a positive int, got {max_plies!r}")
+        self.opponent_name, self._opponent_factory = match.parse_player(opponent)
+        self.agent_white = agent_color == "white"
+        self.max_plies = max_plies
+        self.render_mode = render_mode
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0, 1, (NUM_PLANES, 7, 7), dtype=np.uint8),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.game = Game(max_plies=max_plies)
+        self._board = Board()
+        self._opponent = self._opponent_factory(0)
+
+    def _observation(self) -> Observation:
+        planes = np.frombuffer(self.game.observation(), dtype=np.uint8).reshape(NUM_PLANES, 7, 7)
+        return {"observation": planes.copy(), "action_mask": self.action_masks()}
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The legal-action mask (all zeros once the episode is over)."""
+        return np.frombuffer(self.game.action_mask(), dtype=np.int8).copy()
+
+    def _info(self) -> dict[str, Any]:
+        return {"plies": self.game.plies, "end": self.game.end, "chain": self.game.chain}
+
+    def _opponent_moves(self) -> None:
+        while not self.game.is_over() and self.game.turn != self.agent_white:
+            move = self._opponent.choose(self._board)
+            self.game.push(move)
+            self._board.push(move)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.game = Game(max_plies=self.max_plies)
+        self._board = Board()
+        self._opponent = self._opponent_factory(int(self.np_random.integers(2**31)))
+        self._opponent.new_game()
+        self._opponent_moves()
+        return self._observation(), self._info()
+
+    def _reward(self) -> float:
+        winner = self.game.winner
+        if winner is None:
+            return 0.0
+        return 1.0 if winner == self.agent_white else -1.0
+
+    def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        if self.game.is_over():
+            raise RuntimeError("the episode is over: call reset()")
+        action = int(action)
+        mask = self.game.action_mask()
+        if not 0 <= action < NUM_ACTIONS or not mask[action]:
+            info = self._info() | {"illegal_action": True}
+            return self._observation(), -1.0, True, False, info
+        plies = self.game.plies
+        self.game.apply(action)
+        if self.game.plies > plies:
+            self._board.push(self.game.move_stack()[-1])
+            self._opponent_moves()
+        over = self.game.is_over()
+        truncated = over and self.game.end == "move_limit"
+        reward = self._reward() if over else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, over and not truncated, truncated, self._info()
+
+    def render(self) -> Any:
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "rgb_array":
+            return _render.rgb_array(self.game)
+        text = _render.ansi(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+ENV_ID = "congo/Congo-v0"
+"""The id under which :class:`CongoEnv` is registered: ``gymnasium.make("congo/Congo-v0", opponent=...)``."""
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="congo.envs.gymnasium:CongoEnv")

@@ -1,0 +1,152 @@
+"""Congo as a PettingZoo AEC environment: two agents, ``"player_0"`` (White)
+and ``"player_1"`` (Black), PettingZoo's usual names.
+
+>>> from congo.envs.pettingzoo import env
+>>> e = env()
+>>> e.reset(seed=1)
+>>> observation, reward, termination, truncation, info = e.last()
+>>> observation["observation"].shape, int(observation["action_mask"].sum())
+((23, 7, 7), 24)
+
+* Observation: ``{"observation": uint8 planes (23, 7, 7), "action_mask": int8 (1961,)}``; the
+  planes are :func:`congo.encode`'s (the same for both agents, White's orientation, with a
+  side-to-move plane); the mask is all zeros for the agent not acting.
+* Actions: ``Discrete(1961)`` (:mod:`congo.learning`). A monkey chain is one action per jump: the
+  same agent acts again until it plays ``STOP_ACTION`` (1960) or no jump is left.
+* Rewards: +1 / -1 to the winner / loser when the game ends, 0 otherwise. A game ends by the rules
+  (termination), by the third occurrence of a position (a draw, termination) or at ``max_plies``
+  moves (a draw, truncation).
+* Rendering: ``"ansi"`` (text), ``"rgb_array"`` (a 336×336 RGB image), ``"human"`` (prints the text).
+
+:func:`env` wraps :class:`raw_env` in PettingZoo's usual wrappers: an illegal action ends the game
+with reward -1 for the agent that played it.
+
+Needs ``pip install 'congo[pettingzoo]'``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from congo.envs import render as _render
+from congo.learning import NUM_ACTIONS, NUM_PLANES, Game
+
+__all__ = ["env", "raw_env"]
+
+_AGENTS = ["player_0", "player_1"]
+_WHITE, _BLACK = _AGENTS
+
+
+def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
+    """The environment with PettingZoo's standard wrappers (illegal actions lose; actions checked
+    to be in range; the AEC call order enforced). Takes :class:`raw_env`'s arguments."""
+    environment: AECEnv[str, dict[str, npt.NDArray[Any]], int] = raw_env(**kwargs)
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (PettingZoo's name)
+    """The unwrapped AEC environment. ``max_plies`` moves end the game in a draw (truncation)."""
+
+    metadata = {  # noqa: RUF012 (PettingZoo reads this class attribute)
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "congo_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, render_mode: str | None = None, max_plies: int = 300) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
+            raise ValueError(f"max_plies must be a positive int, got {max_plies!r}")
+        self.render_mode = render_mode
+        self.max_plies = max_plies
+        self.possible_agents = list(_AGENTS)
+        self.agents = list(_AGENTS)
+        observation = spaces.Dict(
+            {
+                "observation": spaces.Box(0, 1, (NUM_PLANES, 7, 7), dtype=np.uint8),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {agent: observation for agent in _AGENTS}
+        self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in _AGENTS}
+        self.game = Game(max_plies=max_plies)
+        self._reset_state()
+
+    def _reset_state(self) -> None:
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = _WHITE if self.game.turn else _BLACK
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        planes = np.frombuffer(self.game.observation(), dtype=np.uint8).reshape(NUM_PLANES, 7, 7)
+        if agent == self.agent_selection and not self.game.is_over():
+            mask = np.frombuffer(self.game.action_mask(), dtype=np.int8).copy()
+        else:
+            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return {"observation": planes.copy(), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            for agent in _AGENTS:
+                self.action_spaces[agent].seed(seed)
+        self.game = Game(max_plies=self.max_plies)
+        self._reset_state()
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.game.apply(int(action))  # IllegalMoveError for an illegal action (env() wraps that)
+        if self.game.is_over():
+            winner = self.game.winner
+            for name in self.agents:
+                won = winner is not None and (name == _WHITE) == winner
+                lost = winner is not None and not won
+                self.rewards[name] = 1.0 if won else (-1.0 if lost else 0.0)
+                if self.game.end == "move_limit":
+                    self.truncations[name] = True
+                else:
+                    self.terminations[name] = True
+                self.infos[name] = {"end": self.game.end}
+        else:
+            self.agent_selection = _WHITE if self.game.turn else _BLACK
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> Any:
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "rgb_array":
+            return _render.rgb_array(self.game)
+        text = _render.ansi(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
