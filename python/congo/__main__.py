@@ -284,6 +284,10 @@ def build_parser() -> argparse.ArgumentParser:
         "options", help="list the engine's options and their defaults", description=cmd_options.__doc__
     )
     options.set_defaults(func=cmd_options)
+
+    from congo import selfplay
+
+    selfplay.add_subcommand(commands)
     return parser
 
 

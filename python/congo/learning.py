@@ -18,7 +18,7 @@ The layouts (planes, actions, how a monkey chain is played) are documented in ``
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Union, cast
 
 from congo import _core
 from congo._core import (
@@ -131,7 +131,10 @@ def encode_bytes(
         raise ValueError(f"threads must be a non-negative int, got {threads!r}")
     if isinstance(boards, Game) and boards.chain is not None and not mirror:
         return boards.observation()
-    items: Iterable[PositionLike] = [boards] if _is_single(boards) else boards  # type: ignore[list-item]
+    if _is_single(boards):
+        items: Iterable[PositionLike] = [cast("PositionLike", boards)]
+    else:
+        items = cast("Iterable[PositionLike]", boards)
     positions, repetitions = _collect(items)
     return _core.encode_positions(positions, repetitions, mirror=mirror, threads=threads)
 
@@ -196,4 +199,3 @@ def _restore_game(fen: str, max_plies: int, actions: list[int]) -> Game:
     for action in actions:
         game.apply(action)
     return game
-

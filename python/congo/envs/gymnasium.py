@@ -23,7 +23,7 @@ Needs ``pip install 'congo[gymnasium]'``.
 
 from __future__ import annotations
 
-from typing import Any, SupportsFloat
+from typing import Any, SupportsFloat, cast
 
 import gymnasium
 import numpy as np
@@ -55,19 +55,22 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
         if agent_color not in ("white", "black"):
             raise ValueError(f"agent_color must be 'white' or 'black', got {agent_color!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
         if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
             raise ValueError(f"max_plies must be a positive int, got {max_plies!r}")
         self.opponent_name, self._opponent_factory = match.parse_player(opponent)
         self.agent_white = agent_color == "white"
         self.max_plies = max_plies
         self.render_mode = render_mode
-        self.observation_space = spaces.Dict(
+        observation_space: spaces.Space[Any] = spaces.Dict(
             {
                 "observation": spaces.Box(0, 1, (NUM_PLANES, 7, 7), dtype=np.uint8),
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
             }
         )
+        self.observation_space = cast("spaces.Space[Observation]", observation_space)
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game = Game(max_plies=max_plies)
         self._board = Board()
@@ -90,7 +93,9 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
             self.game.push(move)
             self._board.push(move)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         self.game = Game(max_plies=self.max_plies)
         self._board = Board()

@@ -163,10 +163,10 @@ class EngineBot(pyspiel.Bot):  # type: ignore[misc]
         board = Board.from_position(game.start)
         for move in game.move_stack():
             board.push(move)
-        move = self.engine.search(board, self.limit).move
-        if move is None:
+        best = self.engine.search(board, self.limit).move
+        if best is None:
             raise RuntimeError(f"the engine found no move in {board.fen()}")
-        actions = game.actions_of(move)
+        actions = game.actions_of(best)
         self._planned = actions[1:]
         return actions[0]
 

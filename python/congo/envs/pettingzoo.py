@@ -43,19 +43,19 @@ _AGENTS = ["player_0", "player_1"]
 _WHITE, _BLACK = _AGENTS
 
 
-def env(**kwargs: Any) -> AECEnv[str, dict[str, npt.NDArray[Any]], int]:
+def env(**kwargs: Any) -> Any:
     """The environment with PettingZoo's standard wrappers (illegal actions lose; actions checked
     to be in range; the AEC call order enforced). Takes :class:`raw_env`'s arguments."""
-    environment: AECEnv[str, dict[str, npt.NDArray[Any]], int] = raw_env(**kwargs)
+    environment = raw_env(**kwargs)
     environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
     return wrappers.OrderEnforcingWrapper(environment)
 
 
-class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (PettingZoo's name)
+class raw_env(AECEnv):  # type: ignore[misc]
     """The unwrapped AEC environment. ``max_plies`` moves end the game in a draw (truncation)."""
 
-    metadata = {  # noqa: RUF012 (PettingZoo reads this class attribute)
+    metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads this class attribute)
         "render_modes": ["human", "ansi", "rgb_array"],
         "name": "congo_v0",
         "is_parallelizable": False,
@@ -65,7 +65,9 @@ class raw_env(AECEnv[str, dict[str, npt.NDArray[Any]], int]):  # noqa: N801 (Pet
     def __init__(self, render_mode: str | None = None, max_plies: int = 300) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
         if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
             raise ValueError(f"max_plies must be a positive int, got {max_plies!r}")
         self.render_mode = render_mode

@@ -91,7 +91,9 @@ def rgb_array(game: Game) -> npt.NDArray[np.uint8]:
     for side in range(2):
         fill, ink = ((246, 246, 240), (20, 20, 20)) if side == 0 else ((34, 34, 34), (240, 240, 240))
         for role in range(8):
-            glyph = np.kron(np.array([[c == "1" for c in row] for row in _GLYPHS[_LETTERS[role]]]), np.ones((3, 3)))
+            glyph = np.kron(
+                np.array([[c == "1" for c in row] for row in _GLYPHS[_LETTERS[role]]]), np.ones((3, 3))
+            )
             for rank, file in zip(*np.nonzero(planes[side * 8 + role])):
                 cell = image[(6 - rank) * px : (7 - rank) * px, file * px : (file + 1) * px]
                 cell[disc] = fill
