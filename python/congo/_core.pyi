@@ -4,10 +4,16 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Callable, Final, final
 
 __all__ = [
+    "NUM_ACTIONS",
+    "NUM_PLANES",
+    "PLANE_NAMES",
+    "PLANE_SIZE",
     "STARTING_BOARD_FEN",
     "STARTING_FEN",
+    "STOP_ACTION",
     "AmbiguousMoveError",
     "Engine",
+    "Game",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
@@ -18,12 +24,18 @@ __all__ = [
     "Position",
     "SearchInfo",
     "__version__",
+    "action_leg",
     "divide",
+    "encode_positions",
+    "leg_action",
+    "mirror_action",
+    "mirror_files",
     "parse_san",
     "perft",
     "random_playouts",
     "san",
     "san_line",
+    "selfplay_game",
 ]
 
 __version__: Final[str]
@@ -201,6 +213,7 @@ def selfplay_game(
     hash_mb: int = 16,
 ) -> dict[str, Any]: ...
 
+@final
 class Game:
     def __new__(cls, position: Position | None = None, max_plies: int = 300) -> Game: ...
     @property
