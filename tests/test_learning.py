@@ -302,3 +302,24 @@ def test_a_random_game_in_actions_agrees_with_the_board() -> None:
             assert board.position == game.position
     assert game.plies == len(board.move_stack)
     assert 0 < game.plies <= 300
+
+
+@pytest.mark.parametrize(
+    ("module", "needs"),
+    [
+        ("congo.learning", None),
+        ("congo.selfplay", None),
+        ("congo.envs.pettingzoo", "pettingzoo"),
+        ("congo.envs.gymnasium", "gymnasium"),
+        ("congo.envs.openspiel", "pyspiel"),
+    ],
+)
+def test_module_examples_run(module: str, needs: str | None) -> None:
+    import doctest
+    import importlib
+
+    if needs is not None:
+        pytest.importorskip(needs)
+    failures, tried = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert tried > 0
+    assert failures == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,20 @@ def test_the_command_writes_parquet(tmp_path: Path) -> None:
 def test_the_command_refuses_an_unknown_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["selfplay", "--games", "1", "--nodes", "10", "-o", str(tmp_path / "x.csv")]) == 2
     assert "parquet or .npz" in capsys.readouterr().err
+
+
+def test_ctrl_c_writes_the_finished_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    np = pytest.importorskip("numpy")
+    finished = selfplay.play_game(0, 0, CONFIG)
+
+    def interrupted(*args: object, **kwargs: object) -> Iterator[selfplay.Rows]:
+        yield finished
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(selfplay, "play_games", interrupted)
+    out = tmp_path / "part.npz"
+    assert main(["selfplay", "--games", "5", "--nodes", "100", "-o", str(out)]) == 130
+    assert "wrote the 1 finished games" in capsys.readouterr().err
+    assert np.load(out)["fen"].tolist() == finished["fen"]

@@ -3,8 +3,10 @@ searched becomes a row with its planes, the search's evaluation and best move, a
 
 >>> from congo.selfplay import SelfPlayConfig, play_game
 >>> rows = play_game(0, seed=1, config=SelfPlayConfig(nodes=100, max_plies=20))
->>> sorted(rows)[:4]
-['best_action', 'best_move', 'fen', 'game']
+>>> len(rows["fen"]) == len(rows["planes"]) == len(rows["best_move"]) > 0
+True
+>>> rows["fen"][0].endswith(" w 4")  # after six random opening moves, White to move
+True
 
 This is what ``congo selfplay --games N --nodes K -o FILE`` runs. Each game is a pure function of
 its index, seed and configuration (:func:`play_game`; a fresh single-thread engine with a node limit
@@ -27,6 +29,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
+import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Protocol, TypeVar
@@ -244,20 +248,13 @@ def write(path: str, rows: Rows) -> None:
     ``ValueError`` for another extension and ``ImportError`` naming the extra when pyarrow or numpy
     is missing."""
     lower = path.lower()
-    if lower.endswith((".parquet", ".pq")):
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError as error:
-            raise ImportError("writing Parquet needs pyarrow: pip install 'congo[pyarrow]'") from error
-        write_parquet(path, rows)
-    elif lower.endswith(".npz"):
-        try:
-            import numpy  # noqa: F401
-        except ImportError as error:
-            raise ImportError("writing .npz needs numpy: pip install 'congo[numpy]'") from error
+    if not lower.endswith((".parquet", ".pq", ".npz")):
+        raise ValueError(f"unknown output format for {path!r}: use a .parquet or .npz file name")
+    _check_writer(path)
+    if lower.endswith(".npz"):
         write_npz(path, rows)
     else:
-        raise ValueError(f"unknown output format for {path!r}: use a .parquet or .npz file name")
+        write_parquet(path, rows)
 
 
 # -- the command line: congo selfplay ---------------------------------------------------------
@@ -298,17 +295,33 @@ def add_subcommand(commands: Any) -> None:
     parser.set_defaults(func=cmd_selfplay)
 
 
+def _check_writer(path: str) -> None:
+    """Raises ``ImportError`` naming the extra when the library that writes ``path`` is missing."""
+    if path.lower().endswith(".npz"):
+        try:
+            import numpy  # noqa: F401
+        except ImportError as error:
+            raise ImportError("writing .npz needs numpy: pip install 'congo[numpy]'") from error
+    else:
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError as error:
+            raise ImportError("writing Parquet needs pyarrow: pip install 'congo[pyarrow]'") from error
+
+
 def cmd_selfplay(args: Any) -> int:
     """Plays games of the engine against itself at a node budget per move (after a few random
     opening moves) on every core, and writes one row per searched position: FEN and planes, the
     search's evaluation and best move, and the game's result. The format follows the file name:
-    .parquet (needs pyarrow) or .npz (needs numpy)."""
-    import sys
-    import time
-
+    .parquet (needs pyarrow) or .npz (needs numpy). Ctrl-C writes the games finished so far."""
     output: str = args.output
     if not output.lower().endswith((".parquet", ".pq", ".npz")):
         raise ValueError(f"unknown output format for {output!r}: use a .parquet or .npz file name")
+    try:  # before any game is played
+        _check_writer(output)
+    except ImportError as error:
+        print(f"congo selfplay: error: {error}", file=sys.stderr)
+        return 2
     config = SelfPlayConfig(
         nodes=args.nodes,
         opening_plies=args.opening_plies,
@@ -322,7 +335,20 @@ def cmd_selfplay(args: Any) -> int:
     tally = {"1-0": 0, "0-1": 0, "1/2-1/2": 0}
     interactive = sys.stderr.isatty()
     step = max(1, args.games // 10)
-    for done, rows in enumerate(play_games(args.games, config, seed=args.seed, workers=args.workers), 1):
+    games = play_games(args.games, config, seed=args.seed, workers=args.workers)
+    interrupted = False
+    done = 0
+    while True:
+        try:
+            rows = next(games)
+        except StopIteration:
+            break
+        except KeyboardInterrupt:
+            # Ctrl-C: the games already finished are written; the running ones are dropped.
+            games.close()
+            interrupted = True
+            break
+        done += 1
         parts.append(rows)
         positions += len(rows["fen"])
         if rows["result"]:
@@ -342,7 +368,9 @@ def cmd_selfplay(args: Any) -> int:
         sys.stderr.write("\n")
     write(output, merge(parts))
     elapsed = time.perf_counter() - start
-    print(f"wrote {positions} positions from {args.games} games to {output}")
+    if interrupted:
+        print(f"interrupted: wrote the {done} finished games", file=sys.stderr)
+    print(f"wrote {positions} positions from {done} games to {output}")
     print(f"results: 1-0 {tally['1-0']}, 0-1 {tally['0-1']}, draws {tally['1/2-1/2']}")
     print(f"time {elapsed:.1f} s, {positions / max(elapsed, 1e-9):,.0f} positions/s")
-    return 0
+    return 130 if interrupted else 0

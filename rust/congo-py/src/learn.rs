@@ -1,6 +1,8 @@
 //! Learning: planes, the action space, a game played in actions, self-play games. Conversions and
 //! GIL release only; the layouts live in `congo_core::learn`.
 
+use std::sync::OnceLock;
+
 use congo_core::learn::{self, Game, GameEnd, NUM_ACTIONS, PLANE_SIZE};
 use congo_core::{self as core, Color, Termination};
 use pyo3::exceptions::PyValueError;
@@ -40,11 +42,19 @@ pub fn encode_positions<'py>(
             positions.len()
         )));
     }
-    let threads =
-        if threads == 0 { std::thread::available_parallelism().map_or(1, usize::from) } else { threads };
-    let mut out = vec![0u8; positions.len() * PLANE_SIZE];
-    py.detach(|| learn::encode_batch(&positions, reps, mirror, threads, &mut out));
-    Ok(PyByteArray::new(py, &out))
+    let threads = if threads == 0 { cores() } else { threads };
+    // Rust writes straight into the new bytearray (no second copy), with the GIL released: the object
+    // is not visible to any other Python code until it is returned.
+    PyByteArray::new_with(py, positions.len() * PLANE_SIZE, |out| {
+        py.detach(|| learn::encode_batch(&positions, reps, mirror, threads, out));
+        Ok(())
+    })
+}
+
+/// The number of cores, read once (the standard library reads cgroup files every time).
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 /// The position with its files mirrored (a↔g, b↔f, c↔e).

@@ -77,11 +77,31 @@ pub struct ChainView {
     pub at: Square,
 }
 
-fn set(out: &mut [u8], plane: usize, squares: Bitboard) {
-    let plane = &mut out[plane * NUM_SQUARES..(plane + 1) * NUM_SQUARES];
-    for sq in squares {
-        plane[sq.index()] = 1;
+/// The planes that depend only on the side to move (the side-to-move plane, the river, the castles),
+/// for White to move (`[1]`) and Black to move (`[0]`): each encoding starts as a copy of one.
+static TEMPLATES: [[u8; PLANE_SIZE]; 2] = build_templates();
+
+const fn build_templates() -> [[u8; PLANE_SIZE]; 2] {
+    let mut templates = [[0u8; PLANE_SIZE]; 2];
+    let mut sq = 0;
+    while sq < NUM_SQUARES {
+        let bit = 1u64 << sq;
+        let mut t = 0;
+        while t < 2 {
+            if t == 1 {
+                templates[t][SIDE_TO_MOVE * NUM_SQUARES + sq] = 1;
+            }
+            if RIVER.0 & bit != 0 {
+                templates[t][RIVER_PLANE * NUM_SQUARES + sq] = 1;
+            }
+            if CASTLES.0 & bit != 0 {
+                templates[t][CASTLES_PLANE * NUM_SQUARES + sq] = 1;
+            }
+            t += 1;
+        }
+        sq += 1;
     }
+    templates
 }
 
 /// Writes the planes of a board (as it stands, possibly mid-chain) into `out`, which must hold
@@ -93,19 +113,17 @@ pub(crate) fn encode_board(
     chain: Option<ChainView>,
     out: &mut [u8],
 ) {
-    let out = &mut out[..PLANE_SIZE];
-    out.fill(0);
+    let out: &mut [u8; PLANE_SIZE] = (&mut out[..PLANE_SIZE]).try_into().unwrap_or_else(|_| unreachable!());
+    out.copy_from_slice(&TEMPLATES[usize::from(turn == Color::White)]);
     for (side, color) in [Color::White, Color::Black].into_iter().enumerate() {
         let own = board.by_color(color);
         for role in Role::ALL {
-            set(out, side * 8 + role.index(), board.by_role(role) & own);
+            let base = (side * 8 + role.index()) * NUM_SQUARES;
+            for sq in board.by_role(role) & own {
+                out[base + sq.index()] = 1;
+            }
         }
     }
-    if turn == Color::White {
-        out[SIDE_TO_MOVE * NUM_SQUARES..(SIDE_TO_MOVE + 1) * NUM_SQUARES].fill(1);
-    }
-    set(out, RIVER_PLANE, RIVER);
-    set(out, CASTLES_PLANE, CASTLES);
     if repetitions >= 1 {
         out[REPEATED * NUM_SQUARES..(REPEATED + 1) * NUM_SQUARES].fill(1);
     }
