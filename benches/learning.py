@@ -165,11 +165,13 @@ def pettingzoo_loop(steps: int) -> Callable[[], int]:
 
 
 def gymnasium_loop(steps: int) -> Callable[[], int]:
-    from congo.envs.gymnasium import CongoEnv
+    import gymnasium
+
+    from congo.envs.gymnasium import ENV_ID
 
     def loop() -> int:
         rng = np.random.default_rng(1)
-        environment = CongoEnv(opponent="random")
+        environment = gymnasium.make(ENV_ID, opponent="random")  # with gymnasium's standard wrappers
         observation, _ = environment.reset(seed=1)
         done = 0
         while done < steps:
@@ -215,7 +217,7 @@ def bench_environments(lines: list[str], quick: bool) -> None:
     loops = [
         ("congo.learning.Game (no framework)", game_loop),
         ("PettingZoo AEC (env() with wrappers)", pettingzoo_loop),
-        ("Gymnasium (vs built-in random opponent)", gymnasium_loop),
+        ("Gymnasium (gymnasium.make, random opponent)", gymnasium_loop),
         ("OpenSpiel (python_congo via pyspiel)", openspiel_loop),
     ]
     for name, make in loops:

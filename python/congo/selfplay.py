@@ -31,7 +31,7 @@ import dataclasses
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Protocol, TypeVar
 
@@ -155,7 +155,7 @@ def play_games(
     seed: int = 0,
     workers: int | None = None,
     executor: Executor | None = None,
-) -> Iterator[Rows]:
+) -> Generator[Rows, None, None]:
     """Plays games ``0 … games-1`` and yields each one's rows, in order. Without an ``executor``,
     ``workers`` threads play at once (default: one per core; the games run in Rust with the GIL
     released, so threads use every core). Any object with ``concurrent.futures.Executor.map``

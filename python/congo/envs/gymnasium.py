@@ -32,18 +32,18 @@ from gymnasium import spaces
 
 from congo import match
 from congo.board import Board
-from congo.envs import render as _render
-from congo.learning import NUM_ACTIONS, NUM_PLANES, Game
+from congo.envs import _spaces
+from congo.learning import NUM_ACTIONS, Game
 
 __all__ = ["ENV_ID", "CongoEnv"]
 
-Observation = dict[str, npt.NDArray[Any]]
+Observation = _spaces.Observation
 
 
 class CongoEnv(gymnasium.Env[Observation, np.int64]):
     """The agent plays ``agent_color`` (``"white"`` or ``"black"``) against ``opponent``."""
 
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}  # noqa: RUF012
+    metadata = {"render_modes": _spaces.RENDER_MODES, "render_fps": 2}  # noqa: RUF012
 
     def __init__(
         self,
@@ -54,35 +54,23 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
     ) -> None:
         if agent_color not in ("white", "black"):
             raise ValueError(f"agent_color must be 'white' or 'black', got {agent_color!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
-            )
-        if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
-            raise ValueError(f"max_plies must be a positive int, got {max_plies!r}")
+        _spaces.check_arguments(render_mode, max_plies)
         self.opponent_name, self._opponent_factory = match.parse_player(opponent)
         self.agent_white = agent_color == "white"
         self.max_plies = max_plies
         self.render_mode = render_mode
-        observation_space: spaces.Space[Any] = spaces.Dict(
-            {
-                "observation": spaces.Box(0, 1, (NUM_PLANES, 7, 7), dtype=np.uint8),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
-        self.observation_space = cast("spaces.Space[Observation]", observation_space)
+        self.observation_space = cast("spaces.Space[Observation]", _spaces.observation_space())
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.game = Game(max_plies=max_plies)
         self._board = Board()
         self._opponent = self._opponent_factory(0)
 
     def _observation(self) -> Observation:
-        planes = np.frombuffer(self.game.observation(), dtype=np.uint8).reshape(NUM_PLANES, 7, 7)
-        return {"observation": planes.copy(), "action_mask": self.action_masks()}
+        return _spaces.observation(self.game)
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal-action mask (all zeros once the episode is over)."""
-        return np.frombuffer(self.game.action_mask(), dtype=np.int8).copy()
+        return _spaces.action_mask(self.game)
 
     def _info(self) -> dict[str, Any]:
         return {"plies": self.game.plies, "end": self.game.end, "chain": self.game.chain}
@@ -131,15 +119,7 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
         return self._observation(), reward, over and not truncated, truncated, self._info()
 
     def render(self) -> Any:
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "rgb_array":
-            return _render.rgb_array(self.game)
-        text = _render.ansi(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return _spaces.render(self.game, self.render_mode)
 
 
 ENV_ID = "congo/Congo-v0"

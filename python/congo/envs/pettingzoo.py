@@ -28,14 +28,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from congo.envs import render as _render
-from congo.learning import NUM_ACTIONS, NUM_PLANES, Game
+from congo.envs import _spaces
+from congo.learning import NUM_ACTIONS, Game
 
 __all__ = ["env", "raw_env"]
 
@@ -56,7 +55,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
     """The unwrapped AEC environment. ``max_plies`` moves end the game in a draw (truncation)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads this class attribute)
-        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_modes": _spaces.RENDER_MODES,
         "name": "congo_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -64,22 +63,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def __init__(self, render_mode: str | None = None, max_plies: int = 300) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
-            )
-        if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
-            raise ValueError(f"max_plies must be a positive int, got {max_plies!r}")
+        _spaces.check_arguments(render_mode, max_plies)
         self.render_mode = render_mode
         self.max_plies = max_plies
         self.possible_agents = list(_AGENTS)
         self.agents = list(_AGENTS)
-        observation = spaces.Dict(
-            {
-                "observation": spaces.Box(0, 1, (NUM_PLANES, 7, 7), dtype=np.uint8),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
+        observation = _spaces.observation_space()
         self.observation_spaces = {agent: observation for agent in _AGENTS}
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in _AGENTS}
         self.game = Game(max_plies=max_plies)
@@ -101,12 +90,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        planes = np.frombuffer(self.game.observation(), dtype=np.uint8).reshape(NUM_PLANES, 7, 7)
-        if agent == self.agent_selection and not self.game.is_over():
-            mask = np.frombuffer(self.game.action_mask(), dtype=np.int8).copy()
-        else:
-            mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return {"observation": planes.copy(), "action_mask": mask}
+        acting = agent == self.agent_selection and not self.game.is_over()
+        return _spaces.observation(self.game, acting=acting)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -140,15 +125,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.render()
 
     def render(self) -> Any:
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "rgb_array":
-            return _render.rgb_array(self.game)
-        text = _render.ansi(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return _spaces.render(self.game, self.render_mode)
 
     def close(self) -> None:
         pass

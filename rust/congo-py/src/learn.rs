@@ -218,26 +218,12 @@ impl PyGame {
 
     /// The legal moves of the current position.
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let objects = MoveObjects::get(py)?;
-        let moves = self
-            .inner
-            .legal_moves()
-            .iter()
-            .map(|m| objects.object(py, m.path))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, moves)
+        move_list(py, self.inner.legal_moves())
     }
 
     /// The moves played, oldest first.
     fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let objects = MoveObjects::get(py)?;
-        let moves = self
-            .inner
-            .moves_played()
-            .iter()
-            .map(|m| objects.object(py, m.path))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, moves)
+        move_list(py, self.inner.moves_played())
     }
 
     /// Every action applied, oldest first.
@@ -274,6 +260,13 @@ impl PyGame {
             self.inner.end().map_or(String::new(), |e| format!(", over: {}", end_name(e)))
         )
     }
+}
+
+/// `Move` objects for core moves, as a list.
+fn move_list<'py>(py: Python<'py>, moves: &[core::Move]) -> PyResult<Bound<'py, PyList>> {
+    let objects = MoveObjects::get(py)?;
+    let moves = moves.iter().map(|m| objects.object(py, m.path)).collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, moves)
 }
 
 impl PyGame {
