@@ -110,6 +110,8 @@ def test_gymnasium_episode_as_black_and_illegal_actions() -> None:
     env.reset(seed=1)
     _, reward, terminated, _, info = env.step(STOP_ACTION)
     assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
     with pytest.raises(ValueError, match="agent_color"):
         CongoEnv(agent_color="red")
     with pytest.raises(ValueError, match="unknown player"):
@@ -147,3 +149,30 @@ def test_the_engine_beats_openspiel_mcts() -> None:
     for bots, engine_player in (([engine_bot, mcts_bot], 0), ([mcts_bot, engine_bot], 1)):
         returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 3)
         assert returns[engine_player] == 1.0, returns
+
+
+def test_the_side_to_move_perspective_in_both_environments() -> None:
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo")
+    from gymnasium.utils.env_checker import check_env
+    from pettingzoo.test import api_test
+
+    from congo.envs.gymnasium import CongoEnv
+    from congo.envs.pettingzoo import env
+
+    api_test(env(perspective="side_to_move"), num_cycles=300, verbose_progress=False)
+    check_env(CongoEnv(agent_color="black", perspective="side_to_move"))
+    black = CongoEnv(agent_color="black", perspective="side_to_move")
+    observation, _ = black.reset(seed=2)
+    # Black sees its own pieces in planes 0-7, its home rank in row 0.
+    assert observation["observation"][0, 1].sum() >= 6
+    assert not observation["observation"][16].any()
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, _, terminated, truncated, info = black.step(action)
+        assert "illegal_action" not in info
+        if terminated or truncated:
+            break
+    with pytest.raises(ValueError, match="perspective"):
+        CongoEnv(perspective="mine")

@@ -323,3 +323,30 @@ def test_module_examples_run(module: str, needs: str | None) -> None:
     failures, tried = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert tried > 0
     assert failures == 0
+
+
+# -- the side-to-move perspective -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", SUITE, ids=SUITE_IDS)
+def test_the_side_to_move_perspective_is_the_colour_mirror(case: oracle.PerftCase) -> None:
+    position = congo.Position(case.fen)
+    seen = learning.encode_bytes(position, perspective="side_to_move")
+    if position.turn:
+        assert seen == learning.encode_bytes(position)
+        return
+    # Black to move: the planes of the colour-mirrored position (White to move), but plane 16.
+    expected = bytearray(learning.encode_bytes(position.mirror()))
+    expected[16 * 49 : 17 * 49] = bytes(49)
+    assert seen == expected
+    game, mirrored = Game(position), Game(position.mirror())
+    mask = game.action_mask(side_to_move=True)
+    assert mask == mirrored.action_mask()
+    assert {learning.flip_action(a) for a in game.legal_actions()} == set(mirrored.legal_actions())
+
+
+def test_perspective_is_checked() -> None:
+    with pytest.raises(ValueError, match="perspective"):
+        learning.encode_bytes(congo.Board(), perspective="black")
+    assert learning.flip_action(STOP_ACTION) == STOP_ACTION
+    assert learning.action_name(learning.flip_action(learning.leg_action(congo.B1, congo.D3))) == "b7d5"

@@ -30,6 +30,7 @@ from congo._core import (
     Game,
     Position,
     action_leg,
+    flip_action,
     leg_action,
     mirror_action,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "NUM_ACTIONS",
     "NUM_MOVE_KINDS",
     "NUM_PLANES",
+    "PERSPECTIVES",
     "PLANE_NAMES",
     "PLANE_SIZE",
     "STOP_ACTION",
@@ -53,6 +55,8 @@ __all__ = [
     "action_name",
     "encode",
     "encode_bytes",
+    "flip_action",
+    "flip_policy",
     "leg_action",
     "mirror_action",
     "mirror_files",
@@ -67,6 +71,13 @@ NUM_MOVE_KINDS = 40
 """Kinds of leg: an action below :data:`STOP_ACTION` is ``kind * 49 + from_square``."""
 
 PositionLike = Union[Board, Position, Game, str]
+
+PERSPECTIVES = ("white", "side_to_move")
+"""Whose side the planes (and masks) are seen from: ``"white"`` — always White's, rank 1 in row 0,
+White's pieces in planes 0–7; ``"side_to_move"`` — for Black to move the board is turned around and
+the colours swapped, so the side to move always has its pieces in planes 0–7 and its home rank in
+row 0, and actions are read in that frame through :func:`flip_action` (plane 16 still tells the real
+colour to move). The rules are symmetric under this change of side (``Position.mirror()``)."""
 
 _NUMPY_MISSING = (
     "congo.encode returns a numpy array and needs numpy: pip install 'congo[numpy]' "
@@ -113,34 +124,55 @@ def _collect(items: Iterable[PositionLike]) -> tuple[list[Position], bytes | Non
     return positions, (bytes(repetitions) if any_repetition else None)
 
 
+def _side_to_move(perspective: str) -> bool:
+    if perspective not in PERSPECTIVES:
+        raise ValueError(f"perspective must be one of {PERSPECTIVES}, got {perspective!r}")
+    return perspective == "side_to_move"
+
+
 def encode_bytes(
-    boards: PositionLike | Iterable[PositionLike], *, mirror: bool = False, threads: int = 0
+    boards: PositionLike | Iterable[PositionLike],
+    *,
+    mirror: bool = False,
+    perspective: str = "white",
+    threads: int = 0,
 ) -> bytearray:
     """The planes of one position or a batch as raw bytes: ``PLANE_SIZE`` bytes per position,
     position-major, then plane, rank, file (the layout of :func:`encode`). Needs nothing beyond the
     standard library.
 
     ``boards`` is a :class:`~congo.Board` (its move stack gives the repetition planes), a
-    :class:`~congo.Position`, a :class:`Game`, a FEN, or an iterable of them. ``mirror=True``
-    encodes each position's left–right mirror. The encoding runs in Rust with the GIL released,
-    on ``threads`` threads (0: every core) for a large batch.
+    :class:`~congo.Position`, a :class:`Game` (mid-chain too, alone), a FEN, or an iterable of them.
+    ``mirror=True`` encodes each position's left–right mirror. ``perspective="side_to_move"`` turns
+    the board around for Black to move (see :data:`PERSPECTIVES`). The encoding runs in Rust with
+    the GIL released, on ``threads`` threads (0: every core) for a large batch.
 
-    Raises ``TypeError`` for anything else, and :class:`~congo.InvalidFenError` /
-    :class:`~congo.InvalidPositionError` for a bad FEN."""
+    Raises ``TypeError`` for anything else, ``ValueError`` for an unknown perspective or a negative
+    thread count, and :class:`~congo.InvalidFenError` / :class:`~congo.InvalidPositionError` for a
+    bad FEN."""
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
         raise ValueError(f"threads must be a non-negative int, got {threads!r}")
-    if isinstance(boards, Game) and boards.chain is not None and not mirror:
-        return boards.observation()
+    side_to_move = _side_to_move(perspective)
+    if isinstance(boards, Game) and boards.chain is not None:
+        if mirror:
+            raise ValueError("mirror=True needs a position between moves, not a Game mid-chain")
+        return boards.observation(side_to_move=side_to_move)
     if _is_single(boards):
         items: Iterable[PositionLike] = [cast("PositionLike", boards)]
     else:
         items = cast("Iterable[PositionLike]", boards)
     positions, repetitions = _collect(items)
-    return _core.encode_positions(positions, repetitions, mirror=mirror, threads=threads)
+    return _core.encode_positions(
+        positions, repetitions, mirror=mirror, side_to_move=side_to_move, threads=threads
+    )
 
 
 def encode(
-    boards: PositionLike | Iterable[PositionLike], *, mirror: bool = False, threads: int = 0
+    boards: PositionLike | Iterable[PositionLike],
+    *,
+    mirror: bool = False,
+    perspective: str = "white",
+    threads: int = 0,
 ) -> npt.NDArray[np.uint8]:
     """The planes of a batch as a numpy array of shape ``(N, NUM_PLANES, 7, 7)`` and dtype
     ``uint8`` (values 0 and 1), or ``(NUM_PLANES, 7, 7)`` for a single position. Row 0 of a plane
@@ -152,7 +184,7 @@ def encode(
         import numpy as np
     except ImportError as error:
         raise ImportError(_NUMPY_MISSING) from error
-    data = encode_bytes(boards, mirror=mirror, threads=threads)
+    data = encode_bytes(boards, mirror=mirror, perspective=perspective, threads=threads)
     array = np.frombuffer(data, dtype=np.uint8)
     if _is_single(boards):
         return array.reshape(NUM_PLANES, *BOARD_SHAPE)
@@ -179,6 +211,15 @@ def mirror_policy(policy: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
     import numpy as np
 
     permutation = np.array([mirror_action(a) for a in range(NUM_ACTIONS)])
+    return policy[..., permutation]
+
+
+def flip_policy(policy: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
+    """A vector over the actions (last axis of length :data:`NUM_ACTIONS`) permuted by
+    :func:`flip_action`: between White's frame and Black's side-to-move frame (an involution)."""
+    import numpy as np
+
+    permutation = np.array([flip_action(a) for a in range(NUM_ACTIONS)])
     return policy[..., permutation]
 
 

@@ -15,6 +15,8 @@ opponent.
   ``info["illegal_action"] = True``.
 * Reward: +1 for a win, -1 for a loss, 0 for a draw, at the end of the episode. A game drawn at
   ``max_plies`` moves is truncated; every other end terminates.
+* ``perspective="side_to_move"`` shows the board from the agent's side when it plays Black, and
+  reads its actions in that frame (``congo.learning.PERSPECTIVES``); the default is White's side.
 * Opponents: any player of ``congo match`` — ``"random"``, ``"greedy"``, ``"alphabeta:depth=2"``,
   ``"engine:nodes=2000"``; seeded by ``reset(seed=...)``.
 
@@ -51,10 +53,11 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
         agent_color: str = "white",
         max_plies: int = 300,
         render_mode: str | None = None,
+        perspective: str = "white",
     ) -> None:
         if agent_color not in ("white", "black"):
             raise ValueError(f"agent_color must be 'white' or 'black', got {agent_color!r}")
-        _spaces.check_arguments(render_mode, max_plies)
+        self.side_to_move = _spaces.check_arguments(render_mode, max_plies, perspective)
         self.opponent_name, self._opponent_factory = match.parse_player(opponent)
         self.agent_white = agent_color == "white"
         self.max_plies = max_plies
@@ -64,13 +67,14 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
         self.game = Game(max_plies=max_plies)
         self._board = Board()
         self._opponent = self._opponent_factory(0)
+        self._forfeited = False
 
     def _observation(self) -> Observation:
-        return _spaces.observation(self.game)
+        return _spaces.observation(self.game, side_to_move=self.side_to_move)
 
     def action_masks(self) -> npt.NDArray[np.int8]:
-        """The legal-action mask (all zeros once the episode is over)."""
-        return _spaces.action_mask(self.game)
+        """The legal-action mask (all zeros once the episode is over), in the perspective's frame."""
+        return _spaces.action_mask(self.game, self.side_to_move)
 
     def _info(self) -> dict[str, Any]:
         return {"plies": self.game.plies, "end": self.game.end, "chain": self.game.chain}
@@ -89,6 +93,7 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
         self._board = Board()
         self._opponent = self._opponent_factory(int(self.np_random.integers(2**31)))
         self._opponent.new_game()
+        self._forfeited = False
         self._opponent_moves()
         return self._observation(), self._info()
 
@@ -99,15 +104,16 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
         return 1.0 if winner == self.agent_white else -1.0
 
     def step(self, action: np.int64 | int) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        if self.game.is_over():
+        if self.game.is_over() or self._forfeited:
             raise RuntimeError("the episode is over: call reset()")
         action = int(action)
-        mask = self.game.action_mask()
+        mask = self.game.action_mask(side_to_move=self.side_to_move)
         if not 0 <= action < NUM_ACTIONS or not mask[action]:
+            self._forfeited = True
             info = self._info() | {"illegal_action": True}
             return self._observation(), -1.0, True, False, info
         plies = self.game.plies
-        self.game.apply(action)
+        self.game.apply(_spaces.game_action(self.game, action, self.side_to_move))
         if self.game.plies > plies:
             self._board.push(self.game.move_stack()[-1])
             self._opponent_moves()

@@ -16,6 +16,9 @@ and ``"player_1"`` (Black), PettingZoo's usual names.
 * Rewards: +1 / -1 to the winner / loser when the game ends, 0 otherwise. A game ends by the rules
   (termination), by the third occurrence of a position (a draw, termination) or at ``max_plies``
   moves (a draw, truncation).
+* ``perspective="side_to_move"``: the planes and the mask seen from the side to move (the board
+  turned around when Black acts; ``congo.learning.PERSPECTIVES``), and the acting agent's action
+  read in that frame. The default is White's side for both agents.
 * Rendering: ``"ansi"`` (text), ``"rgb_array"`` (a 336×336 RGB image), ``"human"`` (prints the text).
 
 :func:`env` wraps :class:`raw_env` in PettingZoo's usual wrappers: an illegal action ends the game
@@ -61,9 +64,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         "render_fps": 2,
     }
 
-    def __init__(self, render_mode: str | None = None, max_plies: int = 300) -> None:
+    def __init__(
+        self, render_mode: str | None = None, max_plies: int = 300, perspective: str = "white"
+    ) -> None:
         super().__init__()
-        _spaces.check_arguments(render_mode, max_plies)
+        self.side_to_move = _spaces.check_arguments(render_mode, max_plies, perspective)
         self.render_mode = render_mode
         self.max_plies = max_plies
         self.possible_agents = list(_AGENTS)
@@ -91,7 +96,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         acting = agent == self.agent_selection and not self.game.is_over()
-        return _spaces.observation(self.game, acting=acting)
+        return _spaces.observation(self.game, acting=acting, side_to_move=self.side_to_move)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -106,7 +111,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply(int(action))  # IllegalMoveError for an illegal action (env() wraps that)
+        # IllegalMoveError for an illegal action (env() wraps that).
+        self.game.apply(_spaces.game_action(self.game, int(action), self.side_to_move))
         if self.game.is_over():
             winner = self.game.winner
             for name in self.agents:

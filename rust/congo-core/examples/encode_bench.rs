@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use congo_core::learn::{encode_batch, PLANE_SIZE};
+use congo_core::learn::{encode_batch, Perspective, PLANE_SIZE};
 use congo_core::rng::SplitMix64;
 use congo_core::Position;
 
@@ -30,7 +30,7 @@ fn main() {
         let mut best = f64::INFINITY;
         for _ in 0..5 {
             let start = Instant::now();
-            encode_batch(&positions, &[], false, threads, &mut out);
+            encode_batch(&positions, &[], false, Perspective::White, threads, &mut out);
             best = best.min(start.elapsed().as_secs_f64());
         }
         println!("encode_batch, {threads} thread(s): {:.2} M positions/s", count as f64 / best / 1e6);

@@ -10,7 +10,9 @@
 
 use std::collections::HashSet;
 
-use congo_core::learn::{leg_of_action, mirror_action, mirror_files, Game, NUM_ACTIONS, PLANE_SIZE, STOP};
+use congo_core::learn::{
+    flip_action, leg_of_action, mirror_action, mirror_files, Game, Perspective, NUM_ACTIONS, PLANE_SIZE, STOP,
+};
 use congo_core::{Move, Path, Position, Square};
 
 fn suite_fens() -> Vec<String> {
@@ -169,7 +171,7 @@ fn planes_mid_chain_show_the_board_as_it_stands() {
     assert_eq!(leg_of_action(first).unwrap(), (Square::B1, Square::D3));
     game.apply(first).unwrap();
     let mut planes = vec![0u8; PLANE_SIZE];
-    game.encode(&mut planes);
+    game.encode(Perspective::White, &mut planes);
     let at = |plane: usize, sq: Square| planes[plane * 49 + sq.index()];
     assert_eq!(at(2, Square::D3), 1); // the white monkey on d3
     assert_eq!(at(2, Square::B1), 0);
@@ -181,6 +183,42 @@ fn planes_mid_chain_show_the_board_as_it_stands() {
     game.apply(STOP).unwrap();
     let mut after = vec![0u8; PLANE_SIZE];
     congo_core::learn::encode(&pos.play(&congo_core::parse_move("b1d3").unwrap()).unwrap(), 0, &mut after);
-    game.encode(&mut planes);
+    game.encode(Perspective::White, &mut planes);
     assert_eq!(planes, after);
+}
+
+#[test]
+fn the_side_to_move_perspective_is_the_colour_mirror() {
+    // Black to move seen from its own side is White to move in the colour-mirrored position: the
+    // same planes (but the side-to-move plane, which keeps the real colour) and the same mask, with
+    // actions read through `flip_action`, mid-chain too.
+    let mut positions: Vec<Position> = suite_fens().iter().map(|f| Position::from_fen(f).unwrap()).collect();
+    positions.extend(random_positions(&suite_fens(), 20, 5));
+    let mut chains = 0;
+    for pos in positions.iter().filter(|p| p.turn() == congo_core::Color::Black) {
+        let mut games = vec![(Game::new(*pos, 0), Game::new(pos.mirrored(), 0))];
+        // Follow the first jump of a chain, if any, in both games.
+        if let Some(a) = games[0].0.legal_actions().into_iter().find(|&a| {
+            let mut g = games[0].0.clone();
+            g.apply(a) == Ok(false)
+        }) {
+            let (mut black, mut white) = games[0].clone();
+            black.apply(a).unwrap();
+            white.apply(flip_action(a)).unwrap();
+            games.push((black, white));
+            chains += 1;
+        }
+        for (black, white) in &games {
+            let (mut seen, mut expected) = (vec![0; PLANE_SIZE], vec![0; PLANE_SIZE]);
+            black.encode(Perspective::SideToMove, &mut seen);
+            white.encode(Perspective::White, &mut expected);
+            expected[16 * 49..17 * 49].fill(0);
+            assert_eq!(seen, expected, "{}", pos.fen());
+            let (mut mask, mut white_mask) = (vec![0; NUM_ACTIONS], vec![0; NUM_ACTIONS]);
+            black.action_mask_from(Perspective::SideToMove, &mut mask);
+            white.action_mask(&mut white_mask);
+            assert_eq!(mask, white_mask, "{}", pos.fen());
+        }
+    }
+    assert!(chains > 0);
 }

@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use congo_core::learn::{self, Game, GameEnd, NUM_ACTIONS, PLANE_SIZE};
+use congo_core::learn::{self, Game, GameEnd, Perspective, NUM_ACTIONS, PLANE_SIZE};
 use congo_core::{self as core, Color, Termination};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -22,15 +22,17 @@ fn positions_of(items: &Bound<'_, PyAny>) -> PyResult<Vec<core::Position>> {
     Ok(positions)
 }
 
-/// Encodes positions as planes: `len(positions) * PLANE_SIZE` bytes, position-major. GIL released;
-/// `threads` (0: every core) share a large batch.
+/// Encodes positions as planes: `len(positions) * PLANE_SIZE` bytes, position-major, from White's
+/// side or (`side_to_move=True`) the side to move's. GIL released; `threads` (0: every core) share a
+/// large batch.
 #[pyfunction]
-#[pyo3(signature = (positions, repetitions = None, *, mirror = false, threads = 0))]
+#[pyo3(signature = (positions, repetitions = None, *, mirror = false, side_to_move = false, threads = 0))]
 pub fn encode_positions<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
     repetitions: Option<&[u8]>,
     mirror: bool,
+    side_to_move: bool,
     threads: usize,
 ) -> PyResult<Bound<'py, PyByteArray>> {
     let positions = positions_of(positions)?;
@@ -46,9 +48,18 @@ pub fn encode_positions<'py>(
     // Rust writes straight into the new bytearray (no second copy), with the GIL released: the object
     // is not visible to any other Python code until it is returned.
     PyByteArray::new_with(py, positions.len() * PLANE_SIZE, |out| {
-        py.detach(|| learn::encode_batch(&positions, reps, mirror, threads, out));
+        let perspective = perspective(side_to_move);
+        py.detach(|| learn::encode_batch(&positions, reps, mirror, perspective, threads, out));
         Ok(())
     })
+}
+
+fn perspective(side_to_move: bool) -> Perspective {
+    if side_to_move {
+        Perspective::SideToMove
+    } else {
+        Perspective::White
+    }
 }
 
 /// The number of cores, read once (the standard library reads cgroup files every time).
@@ -68,6 +79,14 @@ pub fn mirror_files(position: &Bound<'_, PyPosition>) -> PyPosition {
 pub fn mirror_action(action: usize) -> PyResult<usize> {
     check_action(action)?;
     Ok(learn::mirror_action(action))
+}
+
+/// The action seen from the other side of the board (ranks reversed): the frame of the side-to-move
+/// perspective for Black.
+#[pyfunction]
+pub fn flip_action(action: usize) -> PyResult<usize> {
+    check_action(action)?;
+    Ok(learn::flip_action(action))
 }
 
 /// `(from_square, to_square)` of an action's leg, or `None` for STOP and legs that leave the board.
@@ -185,17 +204,21 @@ impl PyGame {
         self.inner.legal_actions()
     }
 
-    /// The legal-action mask: `NUM_ACTIONS` bytes, 1 where legal.
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyByteArray> {
+    /// The legal-action mask: `NUM_ACTIONS` bytes, 1 where legal; with `side_to_move=True` in the
+    /// side to move's frame (for Black, legal action `a` sets byte `flip_action(a)`).
+    #[pyo3(signature = (*, side_to_move = false))]
+    fn action_mask<'py>(&self, py: Python<'py>, side_to_move: bool) -> Bound<'py, PyByteArray> {
         let mut mask = [0u8; NUM_ACTIONS];
-        self.inner.action_mask(&mut mask);
+        self.inner.action_mask_from(perspective(side_to_move), &mut mask);
         PyByteArray::new(py, &mask)
     }
 
-    /// The observation planes of the board as it stands: `PLANE_SIZE` bytes.
-    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyByteArray> {
+    /// The observation planes of the board as it stands: `PLANE_SIZE` bytes, from White's side or
+    /// the side to move's.
+    #[pyo3(signature = (*, side_to_move = false))]
+    fn observation<'py>(&self, py: Python<'py>, side_to_move: bool) -> Bound<'py, PyByteArray> {
         let mut planes = [0u8; PLANE_SIZE];
-        self.inner.encode(&mut planes);
+        self.inner.encode(perspective(side_to_move), &mut planes);
         PyByteArray::new(py, &planes)
     }
 
@@ -301,7 +324,7 @@ pub fn selfplay_game<'py>(
             let positions: Vec<_> = game.rows.iter().map(|r| r.position).collect();
             let reps: Vec<_> = game.rows.iter().map(|r| r.repetitions.min(2)).collect();
             let mut planes = vec![0u8; positions.len() * PLANE_SIZE];
-            learn::encode_batch(&positions, &reps, false, 1, &mut planes);
+            learn::encode_batch(&positions, &reps, false, Perspective::White, 1, &mut planes);
             Ok::<_, learn::selfplay::EngineError>((game, planes))
         })
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -329,6 +352,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode_positions, m)?)?;
     m.add_function(wrap_pyfunction!(mirror_files, m)?)?;
     m.add_function(wrap_pyfunction!(mirror_action, m)?)?;
+    m.add_function(wrap_pyfunction!(flip_action, m)?)?;
     m.add_function(wrap_pyfunction!(action_leg, m)?)?;
     m.add_function(wrap_pyfunction!(leg_action, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay_game, m)?)?;

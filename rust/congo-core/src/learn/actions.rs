@@ -81,6 +81,20 @@ const fn build_mirrored_kinds() -> [u8; NUM_MOVE_KINDS] {
     table
 }
 
+/// The kind that each kind becomes when the board is turned around (ranks reversed).
+const FLIPPED_KIND: [u8; NUM_MOVE_KINDS] = build_flipped_kinds();
+
+const fn build_flipped_kinds() -> [u8; NUM_MOVE_KINDS] {
+    let mut table = [0u8; NUM_MOVE_KINDS];
+    let mut k = 0;
+    while k < NUM_MOVE_KINDS {
+        let (df, dr) = MOVE_KINDS[k];
+        table[k] = KIND_OF_DELTA[(df + 6) as usize * 13 + (6 - dr) as usize];
+        k += 1;
+    }
+    table
+}
+
 /// Why an action cannot be taken or a leg has no action.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum ActionError {
@@ -140,6 +154,18 @@ pub const fn mirror_action(action: usize) -> usize {
     MIRRORED_KIND[kind] as usize * NUM_SQUARES + rank * 7 + (6 - file)
 }
 
+/// The action seen from the other side of the board (ranks reversed: rank 1 ↔ rank 7), the frame
+/// of the side-to-move perspective: Black's moves as if Black were White. [`STOP`] and out-of-range
+/// actions map to themselves.
+pub const fn flip_action(action: usize) -> usize {
+    if action >= STOP {
+        return action;
+    }
+    let (kind, from) = (action / NUM_SQUARES, action % NUM_SQUARES);
+    let (file, rank) = (from % 7, from / 7);
+    FLIPPED_KIND[kind] as usize * NUM_SQUARES + (6 - rank) * 7 + file
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +192,18 @@ mod tests {
         }
         assert!(on_board > 1000);
         assert_eq!(leg_of_action(STOP), Err(ActionError::OutOfRange(STOP)));
+    }
+
+    #[test]
+    fn the_flip_is_an_involution_that_flips_legs() {
+        for action in 0..NUM_ACTIONS {
+            let f = flip_action(action);
+            assert_eq!(flip_action(f), action);
+            if let Ok((from, to)) = leg_of_action(action) {
+                let flip = |sq: Square| Square::from_coords(sq.file(), 6 - sq.rank()).unwrap();
+                assert_eq!(leg_of_action(f), Ok((flip(from), flip(to))));
+            }
+        }
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use core::fmt;
 
-use super::actions::{action_of_leg, leg_of_action, ActionError, NUM_ACTIONS, STOP};
-use super::planes::{encode_board, ChainView, PLANE_SIZE};
+use super::actions::{action_of_leg, flip_action, leg_of_action, ActionError, NUM_ACTIONS, STOP};
+use super::planes::{encode_board, ChainView, Perspective, PLANE_SIZE};
 use crate::moves::{Move, MoveList, Path, MAX_JUMPS};
 use crate::notation::parse_move;
 use crate::outcome::Termination;
@@ -375,29 +375,50 @@ impl Game {
     }
 
     /// Writes the observation planes (see [`super::planes`]) into `out` ([`PLANE_SIZE`] bytes): the
-    /// board as it stands, mid-chain included.
-    pub fn encode(&self, out: &mut [u8]) {
+    /// board as it stands, mid-chain included, from `perspective`.
+    pub fn encode(&self, perspective: Perspective, out: &mut [u8]) {
         let out = &mut out[..PLANE_SIZE];
         let reps = self.repetitions().min(2);
-        match &self.chain {
-            None => encode_board(self.position.board(), self.position.turn(), reps, None, out),
-            Some(chain) => {
-                let mut board = *self.position.board();
-                let (origin, at) = (chain.squares[0], chain.at());
-                let us = self.position.turn();
-                board.remove_piece_at(origin);
-                for leg in chain.squares().windows(2) {
-                    let over = Square::from_coords(
-                        (leg[0].file() + leg[1].file()) / 2,
-                        (leg[0].rank() + leg[1].rank()) / 2,
-                    );
-                    if let Some(over) = over {
-                        board.remove_piece_at(over);
-                    }
-                }
-                board.set_piece_at(at, Some(Piece::new(Role::Monkey, us)));
-                encode_board(&board, us, reps, Some(ChainView { origin, at }), out);
+        let us = self.position.turn();
+        let flip = perspective.flips(us);
+        let Some(chain) = &self.chain else {
+            let board = self.position.board();
+            let board = if flip { board.mirrored() } else { *board };
+            encode_board(&board, us, reps, None, out);
+            return;
+        };
+        let mut board = *self.position.board();
+        let (origin, at) = (chain.squares[0], chain.at());
+        board.remove_piece_at(origin);
+        for leg in chain.squares().windows(2) {
+            let over =
+                Square::from_coords((leg[0].file() + leg[1].file()) / 2, (leg[0].rank() + leg[1].rank()) / 2);
+            if let Some(over) = over {
+                board.remove_piece_at(over);
             }
+        }
+        board.set_piece_at(at, Some(Piece::new(Role::Monkey, us)));
+        let view = if flip {
+            board = board.mirrored();
+            let turn = |sq: Square| Square::from_coords(sq.file(), 6 - sq.rank()).unwrap_or(sq);
+            ChainView { origin: turn(origin), at: turn(at) }
+        } else {
+            ChainView { origin, at }
+        };
+        encode_board(&board, us, reps, Some(view), out);
+    }
+
+    /// [`Game::action_mask`] in the frame of `perspective`: for Black to move from the side to
+    /// move's perspective, legal action `a` sets `mask[flip_action(a)]`.
+    pub fn action_mask_from(&self, perspective: Perspective, mask: &mut [u8]) {
+        if !perspective.flips(self.turn()) {
+            self.action_mask(mask);
+            return;
+        }
+        let mask = &mut mask[..NUM_ACTIONS];
+        mask.fill(0);
+        if self.end.is_none() {
+            self.for_each_action(|a| mask[flip_action(a)] = 1);
         }
     }
 }

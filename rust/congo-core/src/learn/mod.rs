@@ -27,7 +27,9 @@ pub mod planes;
 pub mod selfplay;
 
 pub use actions::{
-    action_of_leg, leg_of_action, mirror_action, ActionError, NUM_ACTIONS, NUM_MOVE_KINDS, STOP,
+    action_of_leg, flip_action, leg_of_action, mirror_action, ActionError, NUM_ACTIONS, NUM_MOVE_KINDS, STOP,
 };
 pub use game::{Game, GameEnd, StepError};
-pub use planes::{encode, encode_batch, mirror_files, NUM_PLANES, PLANE_NAMES, PLANE_SIZE};
+pub use planes::{
+    encode, encode_batch, encode_from, mirror_files, Perspective, NUM_PLANES, PLANE_NAMES, PLANE_SIZE,
+};

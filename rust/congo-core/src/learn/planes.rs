@@ -136,15 +136,45 @@ pub(crate) fn encode_board(
     }
 }
 
+/// Whose point of view the planes take.
+#[derive(Copy, Clone, Debug, Default, Eq, PartialEq, Hash)]
+pub enum Perspective {
+    /// Always White's: rank 1 in row 0, White's pieces in planes 0–7.
+    #[default]
+    White,
+    /// The side to move's: for Black to move the board is turned around and the colours swapped
+    /// ([`Position::mirrored`]), so the side to move always has its pieces in planes 0–7 and its
+    /// home rank in row 0. Plane 16 still tells the real colour to move. Actions are then read in
+    /// the same frame: see [`super::flip_action`].
+    SideToMove,
+}
+
+impl Perspective {
+    /// Whether a position with `turn` to move is shown turned around.
+    #[inline]
+    pub const fn flips(self, turn: Color) -> bool {
+        matches!((self, turn), (Perspective::SideToMove, Color::Black))
+    }
+}
+
 /// Writes the planes of a position into `out` ([`PLANE_SIZE`] bytes). `repetitions` is how often the
 /// position occurred before in its game (0, 1, 2; more counts as 2).
 pub fn encode(pos: &Position, repetitions: u8, out: &mut [u8]) {
     encode_board(pos.board(), pos.turn(), repetitions, None, out);
 }
 
+/// [`encode`] from a perspective.
+pub fn encode_from(pos: &Position, perspective: Perspective, repetitions: u8, out: &mut [u8]) {
+    if perspective.flips(pos.turn()) {
+        encode_board(&pos.board().mirrored(), pos.turn(), repetitions, None, out);
+    } else {
+        encode(pos, repetitions, out);
+    }
+}
+
 /// Encodes a batch: position `i` (with `repetitions[i]`, or 0 when `repetitions` is empty) into
-/// `out[i * PLANE_SIZE..]`; `mirror` encodes the left–right mirror of each position instead.
-/// Splits the work over `threads` threads (at least one).
+/// `out[i * PLANE_SIZE..]`, from `perspective`; `mirror` encodes the left–right mirror of each
+/// position instead. Splits the work over `threads` threads (at least one).
 ///
 /// # Panics
 /// If `out` is shorter than `positions.len() * PLANE_SIZE` or `repetitions` is neither empty nor as
@@ -153,6 +183,7 @@ pub fn encode_batch(
     positions: &[Position],
     repetitions: &[u8],
     mirror: bool,
+    perspective: Perspective,
     threads: usize,
     out: &mut [u8],
 ) {
@@ -165,9 +196,9 @@ pub fn encode_batch(
         for (i, (pos, chunk)) in positions.iter().zip(out.chunks_exact_mut(PLANE_SIZE)).enumerate() {
             let reps = repetitions.get(start + i).copied().unwrap_or(0);
             if mirror {
-                encode(&mirror_files(pos), reps, chunk);
+                encode_from(&mirror_files(pos), perspective, reps, chunk);
             } else {
-                encode(pos, reps, chunk);
+                encode_from(pos, perspective, reps, chunk);
             }
         }
     };
@@ -249,12 +280,27 @@ mod tests {
         }
         let reps: Vec<u8> = (0..positions.len()).map(|i| (i % 3) as u8).collect();
         let mut threaded = vec![0; positions.len() * PLANE_SIZE];
-        encode_batch(&positions, &reps, true, 3, &mut threaded);
+        encode_batch(&positions, &reps, true, Perspective::White, 3, &mut threaded);
         let mut one = vec![0; PLANE_SIZE];
         for (i, pos) in positions.iter().enumerate() {
             encode(&mirror_files(pos), reps[i], &mut one);
             assert_eq!(&threaded[i * PLANE_SIZE..(i + 1) * PLANE_SIZE], &one[..]);
         }
+    }
+
+    #[test]
+    fn the_side_to_move_perspective_turns_black_positions_around() {
+        let black = Position::from_fen("gmelecz/ppppppp/7/7/2E4/PPPPPPP/GM1LECZ b 1").unwrap();
+        let (mut seen, mut expected) = (vec![0; PLANE_SIZE], vec![0; PLANE_SIZE]);
+        encode_from(&black, Perspective::SideToMove, 0, &mut seen);
+        encode(&black.mirrored(), 0, &mut expected);
+        // The same planes but the side-to-move plane, which keeps the real colour.
+        expected[SIDE_TO_MOVE * NUM_SQUARES..(SIDE_TO_MOVE + 1) * NUM_SQUARES].fill(0);
+        assert_eq!(seen, expected);
+        let white = Position::start();
+        encode_from(&white, Perspective::SideToMove, 0, &mut seen);
+        encode(&white, 0, &mut expected);
+        assert_eq!(seen, expected);
     }
 
     #[test]
