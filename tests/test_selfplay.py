@@ -94,3 +94,23 @@ def test_ctrl_c_writes_the_finished_games(
     assert main(["selfplay", "--games", "5", "--nodes", "100", "-o", str(out)]) == 130
     assert "wrote the 1 finished games" in capsys.readouterr().err
     assert np.load(out)["fen"].tolist() == finished["fen"]
+
+
+def test_a_stop_flag_abandons_a_running_game_from_another_thread() -> None:
+    import threading
+    import time
+
+    stop = selfplay.StopFlag()
+    stop.set()
+    with pytest.raises(selfplay.GameAbandoned, match="game 2"):
+        selfplay.play_game(2, 0, CONFIG, stop=stop)
+    # A game of 300 searches of 200,000 nodes takes minutes; set from another thread, the flag ends
+    # it within one search (the GIL is released while it plays).
+    slow = selfplay.SelfPlayConfig(nodes=200_000, max_plies=300, hash_mb=1)
+    stop = selfplay.StopFlag()
+    threading.Timer(0.3, stop.set).start()
+    started = time.perf_counter()
+    with pytest.raises(selfplay.GameAbandoned):
+        selfplay.play_game(0, 0, slow, stop=stop)
+    assert stop.is_set()
+    assert time.perf_counter() - started < 30

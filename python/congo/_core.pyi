@@ -23,6 +23,7 @@ __all__ = [
     "PlayoutStats",
     "Position",
     "SearchInfo",
+    "StopFlag",
     "__version__",
     "action_leg",
     "divide",
@@ -214,7 +215,14 @@ def selfplay_game(
     opening_plies: int,
     max_plies: int,
     hash_mb: int = 16,
-) -> dict[str, Any]: ...
+    stop: StopFlag | None = None,
+) -> dict[str, Any] | None: ...
+
+@final
+class StopFlag:
+    def __new__(cls) -> StopFlag: ...
+    def set(self) -> None: ...
+    def is_set(self) -> bool: ...
 
 @final
 class Game:

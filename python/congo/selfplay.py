@@ -28,6 +28,7 @@ Row columns (one entry per searched position):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import sys
 import time
@@ -36,11 +37,13 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Protocol, TypeVar
 
 from congo import _core
-from congo._core import STARTING_FEN, Position
+from congo._core import STARTING_FEN, Position, StopFlag
 
 __all__ = [
     "COLUMNS",
+    "GameAbandoned",
     "SelfPlayConfig",
+    "StopFlag",
     "game_seed",
     "merge",
     "play_game",
@@ -112,10 +115,15 @@ def game_seed(seed: int, index: int) -> int:
     return (seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + 1) % 2**64
 
 
-def play_game(index: int, seed: int, config: SelfPlayConfig) -> Rows:
+class GameAbandoned(RuntimeError):
+    """A game stopped through its :class:`StopFlag` before it finished."""
+
+
+def play_game(index: int, seed: int, config: SelfPlayConfig, *, stop: StopFlag | None = None) -> Rows:
     """Plays game ``index`` of a run seeded with ``seed`` and returns its rows (see the module
     docs). The same arguments give the same rows on every machine: the unit of work a distributed
-    backend hands out."""
+    backend hands out. Setting ``stop`` (from any thread) abandons the game within one search:
+    :class:`GameAbandoned` is raised."""
     data = _core.selfplay_game(
         Position(config.fen),
         game_seed(seed, index),
@@ -123,7 +131,10 @@ def play_game(index: int, seed: int, config: SelfPlayConfig) -> Rows:
         opening_plies=config.opening_plies,
         max_plies=config.max_plies,
         hash_mb=config.hash_mb,
+        stop=stop,
     )
+    if data is None:
+        raise GameAbandoned(f"game {index} was stopped before it finished")
     count = len(data["fen"])
     planes: bytes = data["planes"]
     size = _core.PLANE_SIZE
@@ -148,6 +159,10 @@ def _play(args: tuple[int, int, SelfPlayConfig]) -> Rows:
     return play_game(*args)
 
 
+def _play_until(stop: StopFlag, args: tuple[int, int, SelfPlayConfig]) -> Rows:
+    return play_game(*args, stop=stop)
+
+
 def play_games(
     games: int,
     config: SelfPlayConfig,
@@ -167,12 +182,15 @@ def play_games(
         yield from executor.map(_play, jobs)
         return
     workers = workers or os.cpu_count() or 1
+    stop = StopFlag()
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="congo-selfplay") as pool:
-        results = pool.map(_play, jobs)
+        results = pool.map(functools.partial(_play_until, stop), jobs)
         try:
             yield from results
         finally:
-            # On an early exit (Ctrl-C, an error) the games not started yet are dropped.
+            # On an early exit (Ctrl-C, an error, the caller leaving the loop) the running games are
+            # abandoned within one search and the ones not started are dropped.
+            stop.set()
             pool.shutdown(wait=True, cancel_futures=True)
 
 

@@ -1,7 +1,8 @@
 //! Learning: planes, the action space, a game played in actions, self-play games. Conversions and
 //! GIL release only; the layouts live in `congo_core::learn`.
 
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use congo_core::learn::{self, Game, GameEnd, Perspective, NUM_ACTIONS, PLANE_SIZE};
 use congo_core::{self as core, Color, Termination};
@@ -304,9 +305,33 @@ impl PyGame {
     }
 }
 
-/// Plays one self-play game (GIL released) and returns its rows as columns plus the game's result.
+/// A flag that abandons running self-play games when set (from any thread).
+#[pyclass(frozen, module = "congo.selfplay", name = "StopFlag")]
+#[derive(Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+#[pymethods]
+impl StopFlag {
+    #[new]
+    fn new() -> StopFlag {
+        StopFlag::default()
+    }
+
+    /// Abandons every game playing with this flag, within one search.
+    fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Plays one self-play game (GIL released) and returns its rows as columns plus the game's result,
+/// or `None` when `stop` was set before it finished.
 #[pyfunction]
-#[pyo3(signature = (position, seed, *, nodes, opening_plies, max_plies, hash_mb = 16))]
+#[pyo3(signature = (position, seed, *, nodes, opening_plies, max_plies, hash_mb = 16, stop = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn selfplay_game<'py>(
     py: Python<'py>,
     position: &Bound<'_, PyPosition>,
@@ -315,19 +340,24 @@ pub fn selfplay_game<'py>(
     opening_plies: u32,
     max_plies: u32,
     hash_mb: usize,
-) -> PyResult<Bound<'py, PyDict>> {
+    stop: Option<&Bound<'_, StopFlag>>,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
     let start = position.get().inner;
     let config = learn::selfplay::SelfPlayConfig { nodes, opening_plies, max_plies, hash_mb };
-    let (game, planes) = py
+    let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| Arc::clone(&s.get().0));
+    let played = py
         .detach(|| {
-            let game = learn::selfplay::play_game(&start, &config, seed)?;
+            let Some(game) = learn::selfplay::play_game_until(&start, &config, seed, &stop)? else {
+                return Ok(None);
+            };
             let positions: Vec<_> = game.rows.iter().map(|r| r.position).collect();
             let reps: Vec<_> = game.rows.iter().map(|r| r.repetitions.min(2)).collect();
             let mut planes = vec![0u8; positions.len() * PLANE_SIZE];
             learn::encode_batch(&positions, &reps, false, Perspective::White, 1, &mut planes);
-            Ok::<_, learn::selfplay::EngineError>((game, planes))
+            Ok::<_, learn::selfplay::EngineError>(Some((game, planes)))
         })
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let Some((game, planes)) = played else { return Ok(None) };
     let out = PyDict::new(py);
     let rows = &game.rows;
     out.set_item("fen", rows.iter().map(|r| r.position.fen()).collect::<Vec<_>>())?;
@@ -343,12 +373,13 @@ pub fn selfplay_game<'py>(
     out.set_item("end", end_name(game.end))?;
     out.set_item("winner", game.winner.map(Color::is_white))?;
     out.set_item("plies", game.plies)?;
-    Ok(out)
+    Ok(Some(out))
 }
 
 /// The module's constants and functions, added to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
+    m.add_class::<StopFlag>()?;
     m.add_function(wrap_pyfunction!(encode_positions, m)?)?;
     m.add_function(wrap_pyfunction!(mirror_files, m)?)?;
     m.add_function(wrap_pyfunction!(mirror_action, m)?)?;

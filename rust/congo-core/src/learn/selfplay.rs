@@ -6,6 +6,8 @@
 //! engine with a node limit searches the same way every time. Parallel and distributed drivers
 //! (threads, processes, a Ray cluster) therefore only hand out game indices and seeds.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::game::{Game, GameEnd};
 use crate::moves::Move;
 use crate::piece::Color;
@@ -73,6 +75,18 @@ impl SelfPlayGame {
 
 /// Plays one self-play game from `start` with `seed`.
 pub fn play_game(start: &Position, config: &SelfPlayConfig, seed: u64) -> Result<SelfPlayGame, EngineError> {
+    let never = AtomicBool::new(false);
+    Ok(play_game_until(start, config, seed, &never)?.unwrap_or_else(|| unreachable!("never stopped")))
+}
+
+/// [`play_game`], abandoned (`Ok(None)`) as soon as `stop` is set: it is checked before every
+/// search, so a game stops within one search of the node budget.
+pub fn play_game_until(
+    start: &Position,
+    config: &SelfPlayConfig,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Result<Option<SelfPlayGame>, EngineError> {
     let mut engine = Engine::new(1, config.hash_mb)?;
     let mut rng = SplitMix64::new(seed);
     let limits = Limits::nodes(config.nodes.max(1));
@@ -94,6 +108,9 @@ pub fn play_game(start: &Position, config: &SelfPlayConfig, seed: u64) -> Result
     }
     let mut rows = Vec::new();
     while !game.is_over() {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
         let pos = *game.position();
         let result = engine.search(&pos, game.history_before(), &limits, &mut |_| {});
         let Some(best) = result.best_move else { break };
@@ -109,7 +126,7 @@ pub fn play_game(start: &Position, config: &SelfPlayConfig, seed: u64) -> Result
         play(&mut game, &best);
     }
     let end = game.end().unwrap_or(GameEnd::PlyLimit);
-    Ok(SelfPlayGame { rows, opening, end, winner: game.winner(), plies: game.plies() })
+    Ok(Some(SelfPlayGame { rows, opening, end, winner: game.winner(), plies: game.plies() }))
 }
 
 /// Plays a move generated for the game's position.
@@ -135,5 +152,12 @@ mod tests {
             assert!(!row.best_actions.is_empty());
         }
         assert!(a.plies <= 60);
+    }
+
+    #[test]
+    fn a_set_stop_flag_abandons_the_game() {
+        let stop = AtomicBool::new(true);
+        let config = SelfPlayConfig { nodes: 100, opening_plies: 2, max_plies: 40, hash_mb: 1 };
+        assert_eq!(play_game_until(&Position::start(), &config, 1, &stop), Ok(None));
     }
 }
