@@ -269,8 +269,12 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
             game.apply(action)
     with pytest.raises(ValueError, match="out of range"):
         game.apply(NUM_ACTIONS)
-    with pytest.raises(OverflowError):
+    with pytest.raises(ValueError, match="out of range"):
         game.apply(-1)
+    with pytest.raises(ValueError, match="max_plies"):
+        Game(max_plies=-1)
+    with pytest.raises(TypeError):
+        game.apply("b1d3")  # type: ignore[arg-type]
     assert game.plies == 0
     assert game.actions() == []
     with pytest.raises(ValueError, match="out of range"):

@@ -77,24 +77,21 @@ pub fn mirror_files(position: &Bound<'_, PyPosition>) -> PyPosition {
 
 /// The action under the left–right mirror.
 #[pyfunction]
-pub fn mirror_action(action: usize) -> PyResult<usize> {
-    check_action(action)?;
-    Ok(learn::mirror_action(action))
+pub fn mirror_action(action: i64) -> PyResult<usize> {
+    Ok(learn::mirror_action(check_action(action)?))
 }
 
 /// The action seen from the other side of the board (ranks reversed): the frame of the side-to-move
 /// perspective for Black.
 #[pyfunction]
-pub fn flip_action(action: usize) -> PyResult<usize> {
-    check_action(action)?;
-    Ok(learn::flip_action(action))
+pub fn flip_action(action: i64) -> PyResult<usize> {
+    Ok(learn::flip_action(check_action(action)?))
 }
 
 /// `(from_square, to_square)` of an action's leg, or `None` for STOP and legs that leave the board.
 #[pyfunction]
-pub fn action_leg(action: usize) -> PyResult<Option<(usize, usize)>> {
-    check_action(action)?;
-    Ok(learn::leg_of_action(action).ok().map(|(f, t)| (f.index(), t.index())))
+pub fn action_leg(action: i64) -> PyResult<Option<(usize, usize)>> {
+    Ok(learn::leg_of_action(check_action(action)?).ok().map(|(f, t)| (f.index(), t.index())))
 }
 
 /// The action of the leg `from_square → to_square`.
@@ -104,12 +101,18 @@ pub fn leg_action(from_square: i64, to_square: i64) -> PyResult<usize> {
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-fn check_action(action: usize) -> PyResult<()> {
-    if action < NUM_ACTIONS {
-        Ok(())
-    } else {
-        Err(PyValueError::new_err(format!("action {action} is out of range (actions are 0..{NUM_ACTIONS})")))
-    }
+/// An action given as a Python int, checked to be in the action space.
+fn check_action(action: i64) -> PyResult<usize> {
+    usize::try_from(action).ok().filter(|&a| a < NUM_ACTIONS).ok_or_else(|| {
+        PyValueError::new_err(format!("action {action} is out of range (actions are 0..{NUM_ACTIONS})"))
+    })
+}
+
+/// A ply limit given as a Python int.
+fn check_max_plies(max_plies: i64) -> PyResult<u32> {
+    u32::try_from(max_plies).map_err(|_| {
+        PyValueError::new_err(format!("max_plies must be a non-negative 32-bit integer, got {max_plies}"))
+    })
 }
 
 fn end_name(end: GameEnd) -> &'static str {
@@ -138,9 +141,9 @@ pub struct PyGame {
 impl PyGame {
     #[new]
     #[pyo3(signature = (position = None, max_plies = 300))]
-    fn new(position: Option<&Bound<'_, PyPosition>>, max_plies: u32) -> PyGame {
+    fn new(position: Option<&Bound<'_, PyPosition>>, max_plies: i64) -> PyResult<PyGame> {
         let start = position.map_or_else(core::Position::start, |p| p.get().inner);
-        PyGame { inner: Game::new(start, max_plies) }
+        Ok(PyGame { inner: Game::new(start, check_max_plies(max_plies)?) })
     }
 
     /// The position before the move under way.
@@ -224,8 +227,8 @@ impl PyGame {
     }
 
     /// Plays one action; `True` when it completed a move. Raises `IllegalMoveError`.
-    fn apply(&mut self, action: usize) -> PyResult<bool> {
-        self.inner.apply(action).map_err(|e| step_error(&e))
+    fn apply(&mut self, action: i64) -> PyResult<bool> {
+        self.inner.apply(check_action(action)?).map_err(|e| step_error(&e))
     }
 
     /// The actions that play a legal move (no chain under way). Raises `IllegalMoveError`.
