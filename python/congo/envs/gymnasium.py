@@ -91,6 +91,7 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
         super().reset(seed=seed)
         self.game = Game(max_plies=self.max_plies)
         self._board = Board()
+        self._close_opponent()
         self._opponent = self._opponent_factory(int(self.np_random.integers(2**31)))
         self._opponent.new_game()
         self._forfeited = False
@@ -123,6 +124,16 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, over and not truncated, truncated, self._info()
+
+    def _close_opponent(self) -> None:
+        close = getattr(self._opponent, "close", None)  # an outside engine's process
+        if close is not None:
+            close()
+
+    def close(self) -> None:
+        """Ends the opponent's engine process, if it runs one."""
+        self._close_opponent()
+        super().close()
 
     def render(self) -> Any:
         return _spaces.render(self.game, self.render_mode)

@@ -32,6 +32,7 @@ pub mod san;
 pub mod search;
 pub mod square;
 pub mod tables;
+pub mod uci;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
