@@ -176,3 +176,25 @@ def test_the_side_to_move_perspective_in_both_environments() -> None:
             break
     with pytest.raises(ValueError, match="perspective"):
         CongoEnv(perspective="mine")
+
+
+def test_gymnasium_against_an_outside_engine_over_the_protocol() -> None:
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("gymnasium")
+    import sys
+
+    from congo.envs.gymnasium import CongoEnv
+
+    env = CongoEnv(opponent=f"uci[nodes=300]:{sys.executable} -m congo uci", agent_color="black")
+    try:
+        observation, _ = env.reset(seed=1)
+        rng = np.random.default_rng(0)
+        for _ in range(200):
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            observation, reward, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                break
+        assert terminated or truncated
+        assert reward == -1.0  # random play loses to the engine
+    finally:
+        env.close()
