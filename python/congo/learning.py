@@ -86,7 +86,10 @@ _NUMPY_MISSING = (
 
 
 def _repetitions(board: Board) -> int:
-    """How often the board's position occurred before in its move stack (0, 1, or 2 for more)."""
+    """How often the board's position occurred before in its game (0, 1, or 2 for more)."""
+    is_repetition = getattr(board, "is_repetition", None)
+    if is_repetition is not None:  # the board's own repetition rule, where it has one
+        return 2 if is_repetition(3) else (1 if is_repetition(2) else 0)
     now = board.position.zobrist_hash()
     count = sum(1 for _, earlier in board._stack if earlier.zobrist_hash() == now)
     return min(count, 2)
