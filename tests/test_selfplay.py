@@ -114,3 +114,5 @@ def test_a_stop_flag_abandons_a_running_game_from_another_thread() -> None:
         selfplay.play_game(0, 0, slow, stop=stop)
     assert stop.is_set()
     assert time.perf_counter() - started < 30
+    stop.clear()
+    assert selfplay.play_game(1, 0, CONFIG, stop=stop)["game"][0] == 1

@@ -328,6 +328,11 @@ impl StopFlag {
     fn is_set(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
+
+    /// Lets games play again with this flag (a worker that is reused after a stop).
+    fn clear(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
 }
 
 /// Plays one self-play game (GIL released) and returns its rows as columns plus the game's result,
