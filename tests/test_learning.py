@@ -354,3 +354,21 @@ def test_perspective_is_checked() -> None:
         learning.encode_bytes(congo.Board(), perspective="black")
     assert learning.flip_action(STOP_ACTION) == STOP_ACTION
     assert learning.action_name(learning.flip_action(learning.leg_action(congo.B1, congo.D3))) == "b7d5"
+
+
+def test_games_that_are_over_from_the_start() -> None:
+    decided = Game(congo.Position("3L3/7/7/7/7/7/7 b 1"))
+    assert decided.is_over()
+    assert decided.end == "lion_captured"
+    assert decided.winner is True
+    assert decided.legal_actions() == []
+    assert not any(decided.action_mask())
+    with pytest.raises(congo.IllegalMoveError, match="over"):
+        decided.apply(0)
+    bare = Game(congo.Position("3l3/7/7/7/7/7/4L2 w 1"))
+    assert bare.end == "bare_lions"
+    assert bare.winner is None
+    limited = Game(max_plies=1)
+    limited.push(congo.Move.from_uci("g1f3"))
+    assert limited.end == "move_limit"
+    assert limited.winner is None
