@@ -67,33 +67,24 @@ const fn build_kind_of_delta() -> [u8; 169] {
     table
 }
 
-/// The kind that each kind becomes under the left–right mirror (files reversed).
-const MIRRORED_KIND: [u8; NUM_MOVE_KINDS] = build_mirrored_kinds();
-
-const fn build_mirrored_kinds() -> [u8; NUM_MOVE_KINDS] {
+/// The kind that each kind becomes when its displacement's files are multiplied by `files` and
+/// its ranks by `ranks` (each 1 or -1).
+const fn transformed_kinds(files: i8, ranks: i8) -> [u8; NUM_MOVE_KINDS] {
     let mut table = [0u8; NUM_MOVE_KINDS];
     let mut k = 0;
     while k < NUM_MOVE_KINDS {
         let (df, dr) = MOVE_KINDS[k];
-        table[k] = KIND_OF_DELTA[(6 - df) as usize * 13 + (dr + 6) as usize];
+        table[k] = KIND_OF_DELTA[(df * files + 6) as usize * 13 + (dr * ranks + 6) as usize];
         k += 1;
     }
     table
 }
+
+/// The kind that each kind becomes under the left–right mirror (files reversed).
+const MIRRORED_KIND: [u8; NUM_MOVE_KINDS] = transformed_kinds(-1, 1);
 
 /// The kind that each kind becomes when the board is turned around (ranks reversed).
-const FLIPPED_KIND: [u8; NUM_MOVE_KINDS] = build_flipped_kinds();
-
-const fn build_flipped_kinds() -> [u8; NUM_MOVE_KINDS] {
-    let mut table = [0u8; NUM_MOVE_KINDS];
-    let mut k = 0;
-    while k < NUM_MOVE_KINDS {
-        let (df, dr) = MOVE_KINDS[k];
-        table[k] = KIND_OF_DELTA[(df + 6) as usize * 13 + (6 - dr) as usize];
-        k += 1;
-    }
-    table
-}
+const FLIPPED_KIND: [u8; NUM_MOVE_KINDS] = transformed_kinds(1, -1);
 
 /// Why an action cannot be taken or a leg has no action.
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
@@ -143,27 +134,29 @@ pub fn leg_of_action(action: usize) -> Result<(Square, Square), ActionError> {
     Ok((from, to))
 }
 
-/// The action under the left–right mirror (files a↔g, b↔f, c↔e), under which the rules are
-/// symmetric. [`STOP`] and out-of-range actions map to themselves.
-pub const fn mirror_action(action: usize) -> usize {
+/// An action with its kind mapped through `kinds` and its from-square reflected across the files
+/// (`mirror_files`) or the ranks; [`STOP`] and out-of-range actions map to themselves.
+const fn transform(action: usize, kinds: &[u8; NUM_MOVE_KINDS], mirror_files: bool) -> usize {
     if action >= STOP {
         return action;
     }
     let (kind, from) = (action / NUM_SQUARES, action % NUM_SQUARES);
     let (file, rank) = (from % 7, from / 7);
-    MIRRORED_KIND[kind] as usize * NUM_SQUARES + rank * 7 + (6 - file)
+    let from = if mirror_files { rank * 7 + (6 - file) } else { (6 - rank) * 7 + file };
+    kinds[kind] as usize * NUM_SQUARES + from
+}
+
+/// The action under the left–right mirror (files a↔g, b↔f, c↔e), under which the rules are
+/// symmetric. [`STOP`] and out-of-range actions map to themselves.
+pub const fn mirror_action(action: usize) -> usize {
+    transform(action, &MIRRORED_KIND, true)
 }
 
 /// The action seen from the other side of the board (ranks reversed: rank 1 ↔ rank 7), the frame
 /// of the side-to-move perspective: Black's moves as if Black were White. [`STOP`] and out-of-range
 /// actions map to themselves.
 pub const fn flip_action(action: usize) -> usize {
-    if action >= STOP {
-        return action;
-    }
-    let (kind, from) = (action / NUM_SQUARES, action % NUM_SQUARES);
-    let (file, rank) = (from % 7, from / 7);
-    FLIPPED_KIND[kind] as usize * NUM_SQUARES + (6 - rank) * 7 + file
+    transform(action, &FLIPPED_KIND, false)
 }
 
 #[cfg(test)]
