@@ -284,6 +284,15 @@ def build_parser() -> argparse.ArgumentParser:
         "options", help="list the engine's options and their defaults", description=cmd_options.__doc__
     )
     options.set_defaults(func=cmd_options)
+
+    from congo import annotate as annotate_module
+
+    annotate = commands.add_parser(
+        "annotate",
+        help="annotate game records: evaluations, mistakes, better lines, player summaries",
+        description=annotate_module.run.__doc__,
+    )
+    annotate_module.configure_parser(annotate)
     return parser
 
 
