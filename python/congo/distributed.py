@@ -25,6 +25,8 @@ This module is the one place where ``congo`` decides how work is spread; :func:`
 from __future__ import annotations
 
 import collections
+import os
+import sys
 import threading
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -213,6 +215,16 @@ class _Cancelled(Exception):
     """A chunk whose imap was abandoned before the chunk started."""
 
 
+_RAY_SINGLE_NODE = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+"""Ray's switch (read when Ray is imported) that keeps a node on the address it is given; "0" makes
+a node on 127.0.0.1 stay on loopback."""
+
+
+def _is_loopback(address: str) -> bool:
+    host = address.split("://", 1)[-1].rsplit(":", 1)[0].strip("[]")
+    return host == "localhost" or host.startswith("127.") or host == "::1"
+
+
 def ray_available() -> bool:
     """Whether Ray can be imported (``pip install 'congo[ray]'``)."""
     try:
@@ -273,8 +285,9 @@ class RayPool(WorkerPool[S, T, R]):
 
     Connects to the cluster at ``address`` (``"auto"``, ``"ray://host:port"``, ``"local"`` to
     start a private one on this machine bound to loopback), unless Ray is already initialised in
-    this process, in which case that connection is used. Each actor asks for one CPU, makes its
-    state once and keeps it warm between tasks.
+    this process, in which case that connection is used. Each actor asks for one CPU (a share of
+    one when ``workers`` exceeds the cluster's CPUs), makes its state once and keeps it warm
+    between tasks.
 
     Raises ``ImportError`` when Ray is not installed and ``ConnectionError`` when the cluster
     cannot be reached."""
@@ -288,12 +301,20 @@ class RayPool(WorkerPool[S, T, R]):
         workers: int | None = None,
         stop: Callable[[S], object] | None = None,
     ) -> None:
+        if (address == "local" or _is_loopback(address)) and "ray" not in sys.modules:
+            # Without this, Ray replaces a loopback node address by the machine's network address
+            # and binds its services there.
+            os.environ.setdefault(_RAY_SINGLE_NODE, "0")
         ray = _import_ray()
         self._ray = ray
         if not ray.is_initialized():
             try:
                 if address == "local":
                     ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
+                elif _is_loopback(address):
+                    # A cluster on loopback: this driver joins it on loopback too (its own address
+                    # would not reach the cluster's node).
+                    ray.init(address=address, _node_ip_address="127.0.0.1", log_to_driver=False)
                 else:
                     ray.init(address=address, log_to_driver=False)
             except ConnectionError:
@@ -302,7 +323,10 @@ class RayPool(WorkerPool[S, T, R]):
                 raise ConnectionError(f"cannot connect to the Ray cluster at {address!r}: {error}") from error
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.workers = workers or max(1, cpus)
-        remote = _ray_actor_class(ray)
+        # One CPU each; more workers than CPUs share them (an actor asking for a CPU the cluster
+        # does not have would wait for it forever).
+        share = min(1.0, max(cpus, 1) / self.workers)
+        remote = _ray_actor_class(ray).options(num_cpus=share)
         self._actors = [remote.remote(factory, task, stop) for _ in range(self.workers)]
         ray.get([actor.ready.remote() for actor in self._actors])
         self._closed = False
@@ -394,7 +418,5 @@ def open_pool(
             raise TypeError(f"ray must be a cluster address string or None, got {type(ray).__name__}")
         return RayPool(factory, task, address=ray, workers=count, stop=stop)
     if count is None:
-        import os
-
         count = os.cpu_count() or 1
     return ThreadPool(factory, task, workers=count, stop=stop)
