@@ -113,10 +113,18 @@ def test_argument_errors_are_raised_at_once() -> None:
 
 def test_progress_is_reported_after_each_result() -> None:
     seen: list[tuple[int, int | None]] = []
-    list(congo.analyse_many([congo.STARTING_FEN] * 5, Limit(depth=1), progress=lambda d, t: seen.append((d, t))))
+    list(
+        congo.analyse_many(
+            [congo.STARTING_FEN] * 5, Limit(depth=1), progress=lambda d, t: seen.append((d, t))
+        )
+    )
     assert seen == [(i, 5) for i in range(1, 6)]
     seen.clear()
-    list(congo.analyse_many(iter([congo.STARTING_FEN] * 2), Limit(depth=1), progress=lambda d, t: seen.append((d, t))))
+    list(
+        congo.analyse_many(
+            iter([congo.STARTING_FEN] * 2), Limit(depth=1), progress=lambda d, t: seen.append((d, t))
+        )
+    )
     assert seen == [(1, None), (2, None)]
 
 
@@ -126,7 +134,8 @@ def test_leaving_the_loop_stops_the_running_searches() -> None:
     over = "7/7/7/7/7/7/3L3 b 1"
     analysis = congo.analyse_many([over] + [congo.STARTING_FEN] * 6, Limit(time=60), workers=2)
     first = next(analysis)
-    assert first.move is None and first.outcome is not None
+    assert first.move is None
+    assert first.outcome is not None
     time.sleep(0.2)  # the workers are searching now
     start = time.perf_counter()
     analysis.close()
@@ -203,7 +212,9 @@ def test_annotated_games_have_evals_glyphs_lines_and_summaries() -> None:
         assert game.headers["Annotator"].startswith("congo ")
         for color in ("White", "Black"):
             assert float(game.headers[f"{color}AverageLoss"]) >= 0
-            counts = sum(int(game.headers[f"{color}{kind}"]) for kind in ("Inaccuracies", "Mistakes", "Blunders"))
+            counts = sum(
+                int(game.headers[f"{color}{kind}"]) for kind in ("Inaccuracies", "Mistakes", "Blunders")
+            )
             glyphs += counts
         for node in nodes:
             marks = node.nags & {2, 4, 6}
@@ -223,7 +234,9 @@ def test_annotate_game_checks_the_number_of_results() -> None:
         annotate_game(game, [], annotator="x")
 
 
-def run_cli(*args: str, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, stdin: str | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "congo", *args],
         input=stdin,
@@ -246,7 +259,8 @@ def test_cli_output_is_deterministic_and_keeps_broken_games(tmp_path: Path) -> N
     assert first == (tmp_path / "2.pgn").read_text(encoding="utf-8")
     games = list(congo.pgn.iter_games(io.StringIO(first)))
     assert len(games) == 5
-    assert "Zz9" in one.stderr and "bad FEN" in one.stderr
+    assert "Zz9" in one.stderr
+    assert "bad FEN" in one.stderr
     assert "problems in this record" in games[3].comment
     assert [m.uci() for m in games[3].mainline_moves()] == ["g1f3"]
     assert games[4].headers["FEN"] == "bad"
@@ -277,7 +291,19 @@ def test_cli_ctrl_c_writes_what_is_done_and_exits_130(tmp_path: Path) -> None:
     source.write_text(sample_games(40, plies=40), encoding="utf-8")
     out = tmp_path / "out.pgn"
     process = subprocess.Popen(
-        [sys.executable, "-m", "congo", "annotate", str(source), "--nodes", "20000", "--workers", "2", "-o", str(out)],
+        [
+            sys.executable,
+            "-m",
+            "congo",
+            "annotate",
+            str(source),
+            "--nodes",
+            "20000",
+            "--workers",
+            "2",
+            "-o",
+            str(out),
+        ],
         stderr=subprocess.PIPE,
         text=True,
     )
@@ -291,7 +317,8 @@ def test_cli_ctrl_c_writes_what_is_done_and_exits_130(tmp_path: Path) -> None:
     code = process.wait(timeout=60)
     rest = process.stderr.read()
     assert code == 130, rest
-    assert "interrupted" in rest and "Traceback" not in rest
+    assert "interrupted" in rest
+    assert "Traceback" not in rest
     written = list(congo.pgn.iter_games(io.StringIO(out.read_text(encoding="utf-8"))))
     assert 1 <= len(written) < 40
     assert all("Annotator" in game.headers for game in written)

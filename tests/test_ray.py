@@ -95,11 +95,22 @@ def test_ray_task_errors_arrive_in_order_as_themselves(cluster: str) -> None:
 def test_annotate_cli_on_the_cluster_matches_threads(cluster: str, tmp_path: Path) -> None:
     source = tmp_path / "in.pgn"
     source.write_text(sample_games(2, plies=16), encoding="utf-8")
-    outputs = []
+    outputs: list[str] = []
     for backend in (["--workers", "2"], ["--ray", cluster]):
         out = tmp_path / f"out{len(outputs)}.pgn"
         done = subprocess.run(
-            [sys.executable, "-m", "congo", "annotate", str(source), "--nodes", "1500", "-o", str(out), *backend],
+            [
+                sys.executable,
+                "-m",
+                "congo",
+                "annotate",
+                str(source),
+                "--nodes",
+                "1500",
+                "-o",
+                str(out),
+                *backend,
+            ],
             capture_output=True,
             text=True,
             timeout=300,

@@ -30,7 +30,7 @@ to clear; enough for searches of a few million nodes).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import Callable, Union
 
 from congo._core import Move, Position
@@ -88,7 +88,7 @@ def analyse_many(
     options: Mapping[str, int] | None = None,
     progress: Callable[[int, int | None], object] | None = None,
     ray: str | None = None,
-) -> Iterator[SearchResult]:
+) -> Generator[SearchResult, None, None]:
     """Searches every position of ``positions`` within ``limit`` and yields a
     :class:`~congo.SearchResult` for each, in input order.
 
@@ -135,7 +135,7 @@ def _results(
     ray: str | None,
     progress: Callable[[int, int | None], object] | None,
     total: int | None,
-) -> Iterator[SearchResult]:
+) -> Generator[SearchResult, None, None]:
     # The workers start with the first result asked for, and end with the loop.
     with open_pool(factory, _search, workers=workers, ray=ray, stop=_stop) as pool:
         for done, result in enumerate(pool.imap(jobs), 1):

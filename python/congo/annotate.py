@@ -38,10 +38,10 @@ from collections.abc import Iterable, Iterator
 from typing import Callable, TextIO
 
 import congo
+from congo._povscore import PovScore
 from congo.analysis import DEFAULT_HASH_MB, analyse_many
 from congo.board import Board
 from congo.engine import Limit, Score, SearchResult
-from congo._povscore import PovScore
 from congo.pgn import NAG_BLUNDER, NAG_DUBIOUS_MOVE, NAG_MISTAKE, ChildNode, Game, GameNode, _eval_text
 
 __all__ = [
@@ -168,8 +168,7 @@ def annotate_game(game: Game, results: list[SearchResult], *, annotator: str) ->
         best_san = board.san(before.move)
         shift = f"{_eval_text(PovScore(best, mover))} → {_eval_text(PovScore(after.score, not mover))}"
         node.comment = (
-            f"{node.comment} ({shift}) "
-            f"{word}: {100 * loss:.0f} points lost; {best_san} was best."
+            f"{node.comment} ({shift}) {word}: {100 * loss:.0f} points lost; {best_san} was best."
         ).strip()
         line = before.pv[:PV_PLIES] if before.pv else [before.move]
         _add_side_line(node.parent, line)
@@ -266,14 +265,25 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     from congo.__main__ import _positive_float, _positive_int
 
     parser.add_argument("games", metavar="GAMES", help="the game records to annotate ('-': standard input)")
-    parser.add_argument("-o", "--output", metavar="OUT", default="-", help="where to write (default: standard output)")
-    limits = parser.add_mutually_exclusive_group()
-    limits.add_argument("--nodes", type=_positive_int, help=f"nodes per position (default: {DEFAULT_NODES:,})")
-    limits.add_argument("--depth", type=_positive_int, help="plies per position")
-    limits.add_argument("--time", type=_positive_float, help="seconds per position (results then vary by run)")
-    parser.add_argument("--workers", type=_positive_int, help="engines searching at once (default: one per CPU)")
     parser.add_argument(
-        "--hash", type=_positive_int, default=DEFAULT_HASH_MB, help=f"MiB of table per engine (default: {DEFAULT_HASH_MB})"
+        "-o", "--output", metavar="OUT", default="-", help="where to write (default: standard output)"
+    )
+    limits = parser.add_mutually_exclusive_group()
+    limits.add_argument(
+        "--nodes", type=_positive_int, help=f"nodes per position (default: {DEFAULT_NODES:,})"
+    )
+    limits.add_argument("--depth", type=_positive_int, help="plies per position")
+    limits.add_argument(
+        "--time", type=_positive_float, help="seconds per position (results then vary by run)"
+    )
+    parser.add_argument(
+        "--workers", type=_positive_int, help="engines searching at once (default: one per CPU)"
+    )
+    parser.add_argument(
+        "--hash",
+        type=_positive_int,
+        default=DEFAULT_HASH_MB,
+        help=f"MiB of table per engine (default: {DEFAULT_HASH_MB})",
     )
     parser.add_argument(
         "--ray",
@@ -304,26 +314,38 @@ def run(args: argparse.Namespace) -> int:
     average loss and counts in the headers. Node and depth limits give the same output on any
     number of workers. Every game of the input is written, a broken one with its problems noted
     (and reported on stderr). Ctrl-C writes the games finished so far and exits with 130."""
-    from congo.__main__ import _progress, _progress_bar
-    from congo.pgn import iter_games, skip_game, write_game
+    from congo.pgn import skip_game
 
     limit = _limit(args)
-    stdin = args.games == "-"
-    try:
-        source: TextIO = sys.stdin if stdin else open(args.games, encoding="utf-8-sig", errors="replace")
-    except OSError as error:
-        raise ValueError(f"cannot read {args.games}: {error.strerror or error}") from None
-    total: int | None = None
-    if not stdin and source.seekable():
-        total = 0
-        while skip_game(source):
-            total += 1
-        source.seek(0)
-        source = open(args.games, encoding="utf-8-sig", errors="replace")  # a fresh reading state
-    try:
-        sink: TextIO = sys.stdout if args.output == "-" else open(args.output, "w", encoding="utf-8")
-    except OSError as error:
-        raise ValueError(f"cannot write {args.output}: {error.strerror or error}") from None
+    with contextlib.ExitStack() as files:
+        total: int | None = None
+        if args.games == "-":
+            source: TextIO = sys.stdin
+        else:
+            try:
+                with open(args.games, encoding="utf-8-sig", errors="replace") as counting:
+                    total = 0
+                    while skip_game(counting):  # fast: the games are split, not parsed
+                        total += 1
+                source = files.enter_context(open(args.games, encoding="utf-8-sig", errors="replace"))
+            except OSError as error:
+                raise ValueError(f"cannot read {args.games}: {error.strerror or error}") from None
+        if args.output == "-":
+            sink: TextIO = sys.stdout
+        else:
+            try:
+                sink = files.enter_context(open(args.output, "w", encoding="utf-8"))
+            except OSError as error:
+                raise ValueError(f"cannot write {args.output}: {error.strerror or error}") from None
+        return _annotate_stream(args, limit, source, sink, total)
+
+
+def _annotate_stream(
+    args: argparse.Namespace, limit: Limit, source: TextIO, sink: TextIO, total: int | None
+) -> int:
+    from congo.__main__ import _progress, _progress_bar
+    from congo.pgn import iter_games, write_game
+
     interactive = sys.stderr.isatty()
     started = time.perf_counter()
     broken = 0
@@ -347,14 +369,13 @@ def run(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr, flush=True)
 
     try:
-        with source, sink if sink is not sys.stdout else contextlib.nullcontext():
-            games = annotate_games(
-                numbered(), limit, workers=args.workers, hash_mb=args.hash, ray=args.ray, progress=show
-            )
-            for game in games:
-                write_game(sink, game)
-                sink.flush()
-                written += 1
+        games = annotate_games(
+            numbered(), limit, workers=args.workers, hash_mb=args.hash, ray=args.ray, progress=show
+        )
+        for game in games:
+            write_game(sink, game)
+            sink.flush()
+            written += 1
     except KeyboardInterrupt:
         if interactive:
             _progress(sys.stderr, "")

@@ -238,9 +238,7 @@ def _import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise ImportError(
-            "the Ray backend needs Ray: install it with  pip install 'congo[ray]'"
-        ) from None
+        raise ImportError("the Ray backend needs Ray: install it with  pip install 'congo[ray]'") from None
     return ray
 
 

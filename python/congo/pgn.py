@@ -939,34 +939,33 @@ def _build_game(record: _core.Record, game_class: type[GameT]) -> GameT:
     node: GameNode = game
     stack: list[GameNode] = []
     starting: str | None = None  # a variation's comments before its first move
-    move_type = Move
     for event in events:
-        kind = type(event)
-        if kind is move_type:
+        if type(event) is Move:
             child = ChildNode(node, event)
             node.variations.append(child)
             if starting:
                 child.starting_comment = starting
             starting = None
             node = child
-        elif kind is str:
+        elif type(event) is str:
             if starting is not None:
                 starting = f"{starting} {event}".strip()
             elif node.comment:
                 node.comment = f"{node.comment} {event}"
             else:
                 node.comment = event
-        elif event >= 0:
-            node.nags.add(event)
-        elif event == _EVENT_BEGIN_VARIATION:
-            stack.append(node)
-            parent = node.parent
-            assert parent is not None
-            node = parent
-            starting = ""
-        else:
-            node = stack.pop()
-            starting = None
+        elif type(event) is int:
+            if event >= 0:
+                node.nags.add(event)
+            elif event == _EVENT_BEGIN_VARIATION:
+                stack.append(node)
+                parent = node.parent
+                assert parent is not None
+                node = parent
+                starting = ""
+            else:
+                node = stack.pop()
+                starting = None
     if result is not None and headers._tags.get("Result") not in _RESULTS:
         headers._tags["Result"] = result
     if errors:
