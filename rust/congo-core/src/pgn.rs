@@ -573,19 +573,7 @@ impl<'a> Tokenizer<'a> {
         let b = bytes[start];
         self.pos += 1;
         let token = match b {
-            b'{' => {
-                let rest = &self.text[start + 1..];
-                if let Some(end) = rest.find('}') {
-                    let body = &rest[..end];
-                    self.line += body.matches('\n').count();
-                    self.pos = start + 1 + end + 1;
-                    Token::Comment(body)
-                } else {
-                    self.line += rest.matches('\n').count();
-                    self.pos = self.text.len();
-                    Token::UnclosedComment(rest)
-                }
-            }
+            b'{' => self.brace_comment(start),
             b';' => {
                 let end = self.text[start..].find('\n').map_or(self.text.len(), |i| start + i);
                 self.pos = end;
@@ -604,28 +592,7 @@ impl<'a> Tokenizer<'a> {
                     Token::Nag(&self.text[start + 1..self.pos])
                 }
             }
-            b'0'..=b'9' => {
-                for result in ["1-0", "0-1", "1/2-1/2"] {
-                    if self.text[start..].starts_with(result) && ends_token(bytes.get(start + result.len())) {
-                        self.pos = start + result.len();
-                        return Some(Token::Result(result));
-                    }
-                }
-                while bytes.get(self.pos).is_some_and(u8::is_ascii_digit) {
-                    self.pos += 1;
-                }
-                let mut after = self.pos;
-                while bytes.get(after).is_some_and(|&b| b == b' ' || b == b'\t') {
-                    after += 1;
-                }
-                if bytes.get(after) == Some(&b'.') {
-                    self.pos = after;
-                    while bytes.get(self.pos) == Some(&b'.') {
-                        self.pos += 1;
-                    }
-                }
-                Token::MoveNumber
-            }
+            b'0'..=b'9' => self.number_or_result(start),
             b'.' => {
                 while bytes.get(self.pos) == Some(&b'.') {
                     self.pos += 1;
@@ -658,6 +625,44 @@ impl<'a> Tokenizer<'a> {
             }
         };
         Some(token)
+    }
+
+    fn brace_comment(&mut self, start: usize) -> Token<'a> {
+        let rest = &self.text[start + 1..];
+        if let Some(end) = rest.find('}') {
+            let body = &rest[..end];
+            self.line += body.matches('\n').count();
+            self.pos = start + 1 + end + 1;
+            Token::Comment(body)
+        } else {
+            self.line += rest.matches('\n').count();
+            self.pos = self.text.len();
+            Token::UnclosedComment(rest)
+        }
+    }
+
+    fn number_or_result(&mut self, start: usize) -> Token<'a> {
+        let bytes = self.text.as_bytes();
+        for result in ["1-0", "0-1", "1/2-1/2"] {
+            if self.text[start..].starts_with(result) && ends_token(bytes.get(start + result.len())) {
+                self.pos = start + result.len();
+                return Token::Result(result);
+            }
+        }
+        while bytes.get(self.pos).is_some_and(u8::is_ascii_digit) {
+            self.pos += 1;
+        }
+        let mut after = self.pos;
+        while bytes.get(after).is_some_and(|&b| b == b' ' || b == b'\t') {
+            after += 1;
+        }
+        if bytes.get(after) == Some(&b'.') {
+            self.pos = after;
+            while bytes.get(self.pos) == Some(&b'.') {
+                self.pos += 1;
+            }
+        }
+        Token::MoveNumber
     }
 
     fn skip_line(&mut self) {
@@ -726,17 +731,17 @@ impl MovetextParser {
         while let Some(token) = tokens.next_token() {
             let line = tokens.line;
             match token {
-                Token::Comment(body) => self.comment(body),
+                Token::Comment(body) | Token::LineComment(body) => self.comment(body),
                 Token::UnclosedComment(body) => {
                     self.error(line, "a comment '{' is not closed before the end of the game".to_owned());
                     self.comment(body);
                 }
-                Token::LineComment(body) => self.comment(body),
                 Token::Open => self.open(line),
                 Token::Close => self.close(line),
-                Token::Nag(digits) => match digits.parse::<u8>() {
-                    Ok(nag) => self.nag(line, nag),
-                    Err(_) => {
+                Token::Nag(digits) => {
+                    if let Ok(nag) = digits.parse::<u8>() {
+                        self.nag(line, nag);
+                    } else {
                         let shown = if digits.len() > 12 {
                             format!("{}…", &digits[..12])
                         } else {
@@ -747,7 +752,7 @@ impl MovetextParser {
                             format!("annotation glyph ${shown} is out of range ($0 to ${MAX_NAG})"),
                         );
                     }
-                },
+                }
                 Token::Annotation(text) => {
                     if let Some(nag) = suffix_nag(text) {
                         self.nag(line, nag);
