@@ -9,8 +9,9 @@
 * ``ray``: the same positions on a local Ray cluster (started here, on 127.0.0.1, and stopped) and on
   threads, with as many workers; the overhead is Ray's time over the threads' (target <= 15 %).
   The cluster's start is not counted; the actors' start is.
-* ``records``: games per second through ``read_game`` (full games), ``read_headers`` and
-  ``skip_game`` over a file of ``--games`` games (random games of up to 120 plies with the seven tags,
+* ``records``: games per second through ``read_game`` (full games: every move parsed and checked;
+  the tree's nodes are made when first used), the same with the tree walked (``game.end()``),
+  ``read_headers`` and ``skip_game`` over a file of ``--games`` games (random games of up to 120 plies with the seven tags,
   written once and read back).
 
 The machine's load average is printed first: the figures mean little on a machine busy with other
@@ -110,8 +111,16 @@ def bench_records(games: int) -> dict[str, float]:
         print(
             f"  {games:,} games, {len(text) / 1e6:.1f} MB, {text.count('.') // games} move numbers per game"
         )
+
+        def read_and_walk(handle: io.TextIOBase) -> object:
+            game = congo.pgn.read_game(handle)  # type: ignore[arg-type]
+            if game is not None:
+                game.end()  # makes every node of the main line
+            return game
+
         for name, read in (
             ("read_game", congo.pgn.read_game),
+            ("… + its tree", read_and_walk),
             ("read_headers", congo.pgn.read_headers),
             ("skip_game", congo.pgn.skip_game),
         ):

@@ -491,10 +491,41 @@ class Game(GameNode):
     ``str(game)`` (or :meth:`export`) writes the record; :func:`read_game` reads one."""
 
     def __init__(self, headers: Headers | dict[str, str] | None = None) -> None:
+        self._events: list[Move | int | str] | None = None
         super().__init__()
         self.headers: Headers = headers if isinstance(headers, Headers) else Headers(headers)
         self.errors: list[PgnError] = []
         """Problems found while reading the record (empty for a clean record or a game built in code)."""
+
+    # A game read by read_game keeps its moves as the reader's events (moves already checked, in
+    # Rust) and makes the tree's nodes when they are first needed: reading a big file for some of
+    # its games, or for their headers and errors, then costs no node at all.
+
+    @property
+    def variations(self) -> list[ChildNode]:
+        """The moves played from the start (the first is the main line)."""
+        events = self._events
+        if events is not None:
+            self._events = None
+            _grow_tree(self, events)
+        variations: list[ChildNode] = _VARIATIONS.__get__(self, Game)
+        return variations
+
+    @variations.setter
+    def variations(self, variations: list[ChildNode]) -> None:
+        self._events = None
+        _VARIATIONS.__set__(self, variations)
+
+    @property
+    def nags(self) -> set[int]:
+        """Numeric annotation glyphs of the game itself."""
+        self.variations  # noqa: B018 - a glyph in the events may belong to the game
+        nags: set[int] = _NAGS.__get__(self, Game)
+        return nags
+
+    @nags.setter
+    def nags(self, nags: Iterable[int]) -> None:
+        _NAGS.__set__(self, nags)
 
     @classmethod
     def without_tag_roster(cls) -> Game:
@@ -660,6 +691,46 @@ def write_game(handle: TextIO, game: Game) -> None:
         raise TypeError(f"expected a congo.pgn.Game, got {type(game).__name__}")
     handle.write(str(game))
     handle.write("\n\n")
+
+
+def _grow_tree(game: Game, events: list[Move | int | str]) -> None:
+    """Makes the nodes of a game read by :func:`read_game` from the reader's events."""
+    node: GameNode = game
+    stack: list[GameNode] = []
+    starting: str | None = None  # a variation's comments before its first move
+    for event in events:
+        if type(event) is Move:
+            child = ChildNode(node, event)
+            node.variations.append(child)
+            if starting:
+                child.starting_comment = starting
+            starting = None
+            node = child
+        elif type(event) is str:
+            if starting is not None:
+                starting = f"{starting} {event}".strip()
+            elif node.comment:
+                node.comment = f"{node.comment} {event}"
+            else:
+                node.comment = event
+        elif type(event) is int:
+            if event >= 0:
+                node.nags.add(event)
+            elif event == _EVENT_BEGIN_VARIATION:
+                stack.append(node)
+                parent = node.parent
+                assert parent is not None
+                node = parent
+                starting = ""
+            else:
+                node = stack.pop()
+                starting = None
+
+
+# What Game's properties put in front of: the ``variations`` slot and the ``nags`` property of
+# every node.
+_VARIATIONS: Final[Any] = GameNode.__dict__["variations"]
+_NAGS: Final[Any] = GameNode.__dict__["nags"]
 
 
 # -- reading ------------------------------------------------------------------------------------
@@ -894,29 +965,10 @@ def _scanner(handle: TextIO) -> _core.RecordScanner:
     return scanner
 
 
-def _not_text(line: object) -> TypeError:
-    return TypeError(f"read_game needs a text handle (opened without 'b'), got {type(line).__name__} lines")
-
-
 def _read_record(handle: TextIO) -> _core.Record | None:
     """The lines of the next game, or ``None`` at the end of the input. The handle is left just
     after the game (the line that starts the next game, if read, is kept for it)."""
-    scanner = _scanner(handle)
-    readline = handle.readline
-    feed = scanner.feed
-    while True:
-        line = readline()
-        if not line:
-            if not isinstance(line, str):
-                raise _not_text(line)
-            return scanner.finish()
-        try:
-            if feed(line):
-                return scanner.take()
-        except TypeError:
-            if not isinstance(line, str):
-                raise _not_text(line) from None
-            raise
+    return _scanner(handle).read(handle)
 
 
 def _errors(errors: list[tuple[int, int, str]]) -> list[PgnError]:
@@ -931,41 +983,22 @@ def _add_default_tags(headers: Headers) -> None:
 
 
 def _build_game(record: _core.Record, game_class: type[GameT]) -> GameT:
-    """The fast path of :class:`GameBuilder`: the tree straight from the events."""
+    """The fast path of :class:`GameBuilder`: the game from the events, its tree made when first
+    needed (:attr:`Game.variations`)."""
     tags, events, result, errors, _ = record.parse()
     headers = Headers._trusted(tags)
     _add_default_tags(headers)
     game = game_class(headers)
-    node: GameNode = game
-    stack: list[GameNode] = []
-    starting: str | None = None  # a variation's comments before its first move
-    for event in events:
-        if type(event) is Move:
-            child = ChildNode(node, event)
-            node.variations.append(child)
-            if starting:
-                child.starting_comment = starting
-            starting = None
-            node = child
-        elif type(event) is str:
-            if starting is not None:
-                starting = f"{starting} {event}".strip()
-            elif node.comment:
-                node.comment = f"{node.comment} {event}"
-            else:
-                node.comment = event
-        elif type(event) is int:
-            if event >= 0:
-                node.nags.add(event)
-            elif event == _EVENT_BEGIN_VARIATION:
-                stack.append(node)
-                parent = node.parent
-                assert parent is not None
-                node = parent
-                starting = ""
-            else:
-                node = stack.pop()
-                starting = None
+    # Comments before the first move belong to the game itself: they are read now.
+    first = 0
+    for first, event in enumerate(events):  # noqa: B007 - the index is used after the loop
+        if type(event) is not str:
+            break
+        game.comment = f"{game.comment} {event}" if game.comment else event
+    else:
+        first = len(events)
+    if first < len(events):
+        game._events = events[first:] if first else events
     if result is not None and headers._tags.get("Result") not in _RESULTS:
         headers._tags["Result"] = result
     if errors:

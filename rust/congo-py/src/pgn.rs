@@ -5,6 +5,8 @@
 //! message)` tuples.
 
 use congo_core::pgn::{Event, Record, RecordError, Scanner};
+use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
@@ -42,6 +44,30 @@ impl PyRecordScanner {
         match line.to_str() {
             Ok(text) => self.inner.feed(text),
             Err(_) => self.inner.feed(&line.to_string_lossy()),
+        }
+    }
+
+    /// Reads lines from `handle.readline()` until a game is complete (or the input ends) and
+    /// returns it, or `None` at the end of the input. Raises `TypeError` for a handle whose lines
+    /// are not `str`; lets the handle's own errors through.
+    fn read(&mut self, handle: &Bound<'_, PyAny>) -> PyResult<Option<PyRecord>> {
+        let readline = handle.getattr(intern!(handle.py(), "readline"))?;
+        loop {
+            let line = readline.call0()?;
+            let Ok(text) = line.cast::<PyString>() else {
+                let kind = line.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+                return Err(PyTypeError::new_err(format!(
+                    "read_game needs a text handle (opened without 'b'), got {kind} lines"
+                )));
+            };
+            let done = match text.to_str() {
+                Ok("") => return Ok(self.finish()),
+                Ok(text) => self.inner.feed(text),
+                Err(_) => self.inner.feed(&text.to_string_lossy()),
+            };
+            if done {
+                return Ok(Some(self.take()));
+            }
         }
     }
 
