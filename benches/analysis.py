@@ -11,8 +11,8 @@
   The cluster's start is not counted; the actors' start is.
 * ``records``: games per second through ``read_game`` (full games: every move parsed and checked;
   the tree's nodes are made when first used), the same with the tree walked (``game.end()``),
-  ``read_headers`` and ``skip_game`` over a file of ``--games`` games (random games of up to 120 plies with the seven tags,
-  written once and read back).
+  ``read_headers`` and ``skip_game`` over a file of ``--games`` games (random games of up to 120
+  plies with the seven tags, written once and read back).
 
 The machine's load average is printed first: the figures mean little on a machine busy with other
 work. Build in release mode first (``pip install .``).
@@ -21,6 +21,7 @@ work. Build in release mode first (``pip install .``).
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import os
 import random
@@ -28,6 +29,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TextIO
 
 import congo
 import congo.pgn
@@ -71,7 +73,7 @@ def bench_workers(boards: list[congo.Board], limit: congo.Limit) -> dict[str, fl
 
 def bench_ray(boards: list[congo.Board], limit: congo.Limit) -> dict[str, float]:
     os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")  # keep Ray on loopback
-    import ray
+    ray: Any = importlib.import_module("ray")
 
     ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
     try:
@@ -112,8 +114,8 @@ def bench_records(games: int) -> dict[str, float]:
             f"  {games:,} games, {len(text) / 1e6:.1f} MB, {text.count('.') // games} move numbers per game"
         )
 
-        def read_and_walk(handle: io.TextIOBase) -> object:
-            game = congo.pgn.read_game(handle)  # type: ignore[arg-type]
+        def read_and_walk(handle: TextIO) -> object:
+            game = congo.pgn.read_game(handle)
             if game is not None:
                 game.end()  # makes every node of the main line
             return game
