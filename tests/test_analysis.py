@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import congo.pgn
 from congo import Board, Limit, Score
 from congo.annotate import BLUNDER, INACCURACY, MISTAKE, annotate_game, annotate_games, expected_score
 from congo.distributed import open_pool
+from congo.engine import InfoDict
 
 
 def random_boards(count: int, seed: int = 7) -> list[Board]:
@@ -54,6 +56,24 @@ def test_results_equal_a_one_by_one_loop_for_any_worker_count(limit: Limit) -> N
     expected = [key(r) for r in one_by_one(boards, limit)]
     for workers in (1, 2, 3):
         assert [key(r) for r in congo.analyse_many(boards, limit, workers=workers)] == expected
+
+
+def test_multipv_gives_the_engines_lines_equal_to_a_loop() -> None:
+    boards = random_boards(8, seed=3)
+    limit = Limit(nodes=2000)
+    engine = congo.Engine(hash_mb=congo.analysis.DEFAULT_HASH_MB)
+    expected = []
+    for board in boards:
+        engine.clear()
+        expected.append(engine.analyse(board, limit, multipv=3))
+    got = [
+        typing.cast(list[InfoDict], lines)
+        for lines in congo.analyse_many(boards, limit, multipv=3, workers=2)
+    ]
+    assert [[(info["pv"], info["score"]) for info in lines] for lines in got] == [
+        [(info["pv"], info["score"]) for info in lines] for lines in expected
+    ]
+    assert all(isinstance(lines, list) and 1 <= len(lines) <= 3 for lines in got)
 
 
 def test_inputs_of_every_kind_in_order() -> None:
@@ -100,15 +120,17 @@ def test_bad_inputs_raise_in_order() -> None:
 
 def test_argument_errors_are_raised_at_once() -> None:
     with pytest.raises(TypeError):
-        congo.analyse_many([], 3)  # type: ignore[arg-type]
+        congo.analyse_many([], 3)  # type: ignore[call-overload]
     with pytest.raises(ValueError, match="workers"):
         list(congo.analyse_many([], Limit(depth=1), workers=0))
     with pytest.raises(ValueError, match="hash_mb"):
         congo.analyse_many([], Limit(depth=1), hash_mb=0)
     with pytest.raises(ValueError, match="multipv"):
         congo.analyse_many([], Limit(depth=1), multipv=0)
+    with pytest.raises(TypeError, match="multipv"):
+        congo.analyse_many([], Limit(depth=1), multipv=True)
     with pytest.raises(TypeError):
-        congo.analyse_many([], Limit(depth=1), progress=5)  # type: ignore[arg-type]
+        congo.analyse_many([], Limit(depth=1), progress=5)  # type: ignore[call-overload]
 
 
 def test_progress_is_reported_after_each_result() -> None:
@@ -184,6 +206,7 @@ def test_expected_score_curve() -> None:
     assert expected_score(Score(mate=3)) == 1.0
     assert expected_score(Score(mate=-2)) == 0.0
     assert expected_score(Score(mate=0)) == 0.0
+    assert expected_score(-Score(mate=0)) == 1.0  # MateGiven: already won
     assert 0.67 < expected_score(Score(cp=200)) < 0.69
     assert INACCURACY < MISTAKE < BLUNDER
 

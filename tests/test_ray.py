@@ -119,3 +119,15 @@ def test_annotate_cli_on_the_cluster_matches_threads(cluster: str, tmp_path: Pat
         outputs.append(out.read_text(encoding="utf-8"))
     assert outputs[0] == outputs[1]
     assert len(list(congo.pgn.iter_games(io.StringIO(outputs[1])))) == 2
+
+
+def test_match_on_the_cluster_plays_the_same_games(cluster: str) -> None:
+    from congo import match
+
+    first = match.parse_player("engine:nodes=300,hash=1")
+    second = match.parse_player("random")
+    threaded = match.run_match(first, second, games=4, opening_plies=2, max_plies=40, concurrency=2)
+    on_ray = match.run_match(first, second, games=4, opening_plies=2, max_plies=40, ray=cluster)
+    in_order = sorted(threaded.games, key=lambda g: g.index)
+    assert [g.board.move_stack for g in on_ray.games] == [g.board.move_stack for g in in_order]
+    assert (on_ray.wins, on_ray.draws, on_ray.losses) == (threaded.wins, threaded.draws, threaded.losses)

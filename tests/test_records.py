@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import congo
 from congo import Board, Move, Score
-from congo._povscore import PovScore
+from congo.engine import PovScore
 from congo.pgn import (
     SKIP,
     BaseVisitor,

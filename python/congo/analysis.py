@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Generator, Iterable, Iterator, Mapping
-from typing import Callable, Union
+from typing import Callable, Literal, Union, overload
 
 from congo._core import Move, Position
 from congo.board import Board
 from congo.distributed import open_pool
-from congo.engine import Engine, Limit, SearchResult
+from congo.engine import MAX_MULTIPV, Engine, InfoDict, Limit, SearchResult
 
 __all__ = ["DEFAULT_HASH_MB", "analyse_many"]
 
@@ -45,19 +45,22 @@ DEFAULT_HASH_MB = 4
 
 PositionLike = Union[Board, Position, str]
 
-_Job = tuple[str, tuple[Move, ...], Limit]
+_Job = tuple[str, tuple[Move, ...], Limit, int]
 """A position to search, as a picklable snapshot: the FEN of its game's first position, the moves
-played since (so that the search knows which positions would repeat), and the limit."""
+played since (so that the search knows which positions would repeat), the limit and ``multipv``."""
+
+Analysis = Union[SearchResult, list[InfoDict]]
+"""What :func:`analyse_many` yields per position."""
 
 
-def _job(position: PositionLike, limit: Limit) -> _Job:
+def _job(position: PositionLike, limit: Limit, multipv: int) -> _Job:
     """A snapshot of one input, taken when it is read (a Board may change afterwards)."""
     if isinstance(position, Board):
-        return position.root().fen(), tuple(position.move_stack), limit
+        return position.root().fen(), tuple(position.move_stack), limit, multipv
     if isinstance(position, Position):
-        return position.fen(), (), limit
+        return position.fen(), (), limit, multipv
     if isinstance(position, str):
-        return Position(position).fen(), (), limit
+        return Position(position).fen(), (), limit, multipv
     raise TypeError(f"expected a congo.Board, Position or FEN string, got {type(position).__name__}")
 
 
@@ -65,19 +68,45 @@ def _make_engine(hash_mb: int, options: tuple[tuple[str, int], ...]) -> Engine:
     return Engine(threads=1, hash_mb=hash_mb, options=dict(options))
 
 
-def _search(engine: Engine, job: _Job) -> SearchResult:
-    fen, moves, limit = job
+def _search(engine: Engine, job: _Job) -> Analysis:
+    fen, moves, limit, multipv = job
     board = Board(fen)
     for move in moves:
         board.push(move)
     engine.clear()
-    return engine.search(board, limit)
+    if multipv == 1:
+        return engine.search(board, limit)
+    return engine.analyse(board, limit, multipv=multipv)
 
 
 def _stop(engine: Engine) -> None:
     engine.stop()
 
 
+@overload
+def analyse_many(
+    positions: Iterable[PositionLike],
+    limit: Limit,
+    *,
+    workers: int | None = None,
+    multipv: Literal[1] = 1,
+    hash_mb: int = DEFAULT_HASH_MB,
+    options: Mapping[str, int] | None = None,
+    progress: Callable[[int, int | None], object] | None = None,
+    ray: str | None = None,
+) -> Generator[SearchResult, None, None]: ...
+@overload
+def analyse_many(
+    positions: Iterable[PositionLike],
+    limit: Limit,
+    *,
+    workers: int | None = None,
+    multipv: int,
+    hash_mb: int = DEFAULT_HASH_MB,
+    options: Mapping[str, int] | None = None,
+    progress: Callable[[int, int | None], object] | None = None,
+    ray: str | None = None,
+) -> Generator[Analysis, None, None]: ...
 def analyse_many(
     positions: Iterable[PositionLike],
     limit: Limit,
@@ -88,9 +117,10 @@ def analyse_many(
     options: Mapping[str, int] | None = None,
     progress: Callable[[int, int | None], object] | None = None,
     ray: str | None = None,
-) -> Generator[SearchResult, None, None]:
+) -> Generator[Analysis, None, None]:
     """Searches every position of ``positions`` within ``limit`` and yields a
-    :class:`~congo.SearchResult` for each, in input order.
+    :class:`~congo.SearchResult` for each, in input order; with ``multipv=N`` > 1, the list of
+    the ``N`` best lines that :meth:`Engine.analyse` gives instead (python-chess's info dicts).
 
     ``positions`` holds :class:`~congo.Board` objects (their move stacks let the search see
     repetitions), :class:`~congo.Position` objects or FEN strings, in any iterable: it is read
@@ -114,8 +144,8 @@ def analyse_many(
         raise TypeError(f"limit must be a congo.Limit, got {type(limit).__name__}")
     if isinstance(multipv, bool) or not isinstance(multipv, int):
         raise TypeError(f"multipv must be an int, got {type(multipv).__name__}")
-    if multipv != 1:
-        raise ValueError(f"multipv must be 1, got {multipv}")
+    if not 1 <= multipv <= MAX_MULTIPV:
+        raise ValueError(f"multipv must be from 1 to {MAX_MULTIPV}, got {multipv}")
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable, got {type(progress).__name__}")
     option_pairs = tuple((options or {}).items())
@@ -123,7 +153,7 @@ def analyse_many(
     _make_engine(hash_mb, option_pairs)
     total = len(positions) if hasattr(positions, "__len__") else None  # type: ignore[arg-type]
     factory = functools.partial(_make_engine, hash_mb, option_pairs)
-    jobs = (_job(position, limit) for position in positions)
+    jobs = (_job(position, limit, multipv) for position in positions)
     return _results(factory, jobs, workers=workers, ray=ray, progress=progress, total=total)
 
 
@@ -135,7 +165,7 @@ def _results(
     ray: str | None,
     progress: Callable[[int, int | None], object] | None,
     total: int | None,
-) -> Generator[SearchResult, None, None]:
+) -> Generator[Analysis, None, None]:
     # The workers start with the first result asked for, and end with the loop.
     with open_pool(factory, _search, workers=workers, ray=ray, stop=_stop) as pool:
         for done, result in enumerate(pool.imap(jobs), 1):

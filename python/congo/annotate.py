@@ -38,10 +38,9 @@ from collections.abc import Iterable, Iterator
 from typing import Callable, TextIO
 
 import congo
-from congo._povscore import PovScore
 from congo.analysis import DEFAULT_HASH_MB, analyse_many
 from congo.board import Board
-from congo.engine import Limit, Score, SearchResult
+from congo.engine import Limit, PovScore, Score, SearchResult
 from congo.pgn import NAG_BLUNDER, NAG_DUBIOUS_MOVE, NAG_MISTAKE, ChildNode, Game, GameNode, _eval_text
 
 __all__ = [
@@ -76,21 +75,15 @@ _CP_CAP = 1000
 def expected_score(score: Score) -> float:
     """The side to move's expected score (0 … 1) for an evaluation: the logistic curve of the
     module's documentation for centipawns, 1 for a forced win, 0 for a forced loss."""
-    if score.mate is not None:
-        return 1.0 if score.mate > 0 else 0.0
+    if score.mate is not None:  # score() tells a win (MateGiven included) from a loss
+        return 1.0 if score.score() > 0 else 0.0
     return 1 / (1 + math.exp(-(score.cp or 0) / SCALE))
 
 
 def _centipawns(score: Score) -> int:
     if score.mate is not None:
-        return _CP_CAP if score.mate > 0 else -_CP_CAP
+        return _CP_CAP if score.score() > 0 else -_CP_CAP
     return max(-_CP_CAP, min(_CP_CAP, score.cp or 0))
-
-
-def _negated(score: Score) -> Score:
-    if score.mate is not None:
-        return Score(mate=-score.mate) if score.mate else Score(mate=1)  # lost for one: won for the other
-    return Score(cp=-(score.cp or 0))
 
 
 @dataclasses.dataclass
@@ -142,7 +135,7 @@ def annotate_game(game: Game, results: list[SearchResult], *, annotator: str) ->
         mover = turn if i % 2 == 0 else not turn
         node.set_eval(PovScore(after.score, not mover))
         best = before.score
-        played = _negated(after.score)
+        played = -after.score
         if before.move == node.move:
             loss, cp_loss = 0.0, 0
         else:

@@ -46,9 +46,8 @@ from typing import Any, Callable, Final, Generic, TextIO, TypeVar
 
 from congo import _core
 from congo._core import STARTING_FEN, IllegalMoveError, Move, Position
-from congo._povscore import PovScore
 from congo.board import Board
-from congo.engine import Score
+from congo.engine import PovScore, Score
 
 __all__ = [
     "NAG_BLUNDER",
@@ -185,12 +184,14 @@ _CLOCK: Final = re.compile(r"\[%clk\s+(\d{1,6}):(\d{1,2}):(\d{1,2}(?:\.\d*)?)\]"
 
 
 def _eval_text(score: PovScore) -> str:
-    """``0.35``, ``-1.20``, ``#3``, ``#-2`` (White's point of view) or ``#0`` (the side to move has
-    lost)."""
+    """``0.35``, ``-1.20``, ``#3``, ``#-2`` (White's point of view), ``#0`` (the side to move has
+    lost), or ``""`` for ``MateGiven`` (which no annotation expresses, as in python-chess)."""
     relative = score.relative
     sign = 1 if score.turn else -1
     if relative.mate is not None:
-        return "#0" if relative.mate == 0 else f"#{sign * relative.mate}"
+        if relative.mate == 0:
+            return "#0" if relative.score() < 0 else ""
+        return f"#{sign * relative.mate}"
     return f"{sign * (relative.cp or 0) / 100:.2f}"
 
 
@@ -359,7 +360,8 @@ class GameNode:
         if score is not None:
             if not isinstance(score, PovScore):
                 raise TypeError(f"expected a PovScore or None, got {type(score).__name__}")
-            text = f"[%eval {_eval_text(score)}]"
+            value = _eval_text(score)
+            text = f"[%eval {value}]" if value else ""
         self.comment = _set_annotation(self.comment, _EVAL, text)
 
     def clock(self) -> float | None:
