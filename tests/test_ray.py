@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import io
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +14,7 @@ import congo
 import congo.pgn
 from congo import Limit
 from congo.distributed import RayPool, open_pool, ray_available
-from tests.test_analysis import key, random_boards, sample_games
+from tests.test_analysis import key, random_boards, run_cli, sample_games
 
 # Keep every Ray service of these tests on 127.0.0.1 (Ray reads this when imported, and the
 # command-line processes started below inherit it).
@@ -98,23 +96,7 @@ def test_annotate_cli_on_the_cluster_matches_threads(cluster: str, tmp_path: Pat
     outputs: list[str] = []
     for backend in (["--workers", "2"], ["--ray", cluster]):
         out = tmp_path / f"out{len(outputs)}.pgn"
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "congo",
-                "annotate",
-                str(source),
-                "--nodes",
-                "1500",
-                "-o",
-                str(out),
-                *backend,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        done = run_cli("annotate", str(source), "--nodes", "1500", "-o", str(out), *backend)
         assert done.returncode == 0, done.stderr
         outputs.append(out.read_text(encoding="utf-8"))
     assert outputs[0] == outputs[1]

@@ -25,6 +25,7 @@ This module is the one place where ``congo`` decides how work is spread; :func:`
 from __future__ import annotations
 
 import collections
+import itertools
 import os
 import sys
 import threading
@@ -77,6 +78,41 @@ class WorkerPool(Generic[S, T, R]):
         return self._imap(iter(items), window, chunksize)
 
     def _imap(self, items: Iterator[T], window: int, chunksize: int) -> Iterator[R]:
+        submit, collect, abandon = self._start()
+        pending: collections.deque[tuple[Any, int]] = collections.deque()  # (handle or error, items)
+        chunks = _chunks(items, chunksize)
+        in_flight = 0
+        exhausted = False
+        finished = False
+        try:
+            while True:
+                while not exhausted and in_flight < window:
+                    chunk = next(chunks, None)
+                    if chunk is None:
+                        exhausted = True
+                    elif isinstance(chunk, BaseException):
+                        pending.append((chunk, 0))
+                        exhausted = True
+                    else:
+                        pending.append((submit(chunk), len(chunk)))
+                        in_flight += len(chunk)
+                if not pending:
+                    finished = True
+                    return
+                head, size = pending.popleft()
+                in_flight -= size
+                if isinstance(head, BaseException):
+                    raise head
+                yield from collect(head)
+        finally:
+            if not finished:
+                abandon([handle for handle, _ in pending if not isinstance(handle, BaseException)])
+
+    def _start(
+        self,
+    ) -> tuple[Callable[[list[T]], Any], Callable[[Any], list[R]], Callable[[list[Any]], None]]:
+        """For one :meth:`imap`: how to send a chunk to a worker (giving a handle), how to wait for
+        a handle's results, and how to drop the handles still pending when the loop is left."""
         raise NotImplementedError  # pragma: no cover - every pool overrides it
 
     def close(self) -> None:
@@ -148,41 +184,22 @@ class ThreadPool(WorkerPool[S, T, R]):
             results.append(self._task(state, item))
         return results
 
-    def _imap(self, items: Iterator[T], window: int, chunksize: int) -> Iterator[R]:
+    def _start(
+        self,
+    ) -> tuple[Callable[[list[T]], Any], Callable[[Any], list[R]], Callable[[list[Any]], None]]:
         executor = self._executor
         if executor is None:
             raise RuntimeError("this pool is closed")
         cancelled = threading.Event()
-        pending: collections.deque[Future[list[R]] | BaseException] = collections.deque()
-        chunks = _chunks(items, chunksize)
-        in_flight = 0
-        exhausted = False
-        finished = False
-        try:
-            while True:
-                while not exhausted and in_flight < window:
-                    chunk = next(chunks, None)
-                    if chunk is None:
-                        exhausted = True
-                    elif isinstance(chunk, BaseException):
-                        pending.append(chunk)
-                        exhausted = True
-                    else:
-                        pending.append(executor.submit(self._run, cancelled, chunk))
-                        in_flight += len(chunk)
-                if not pending:
-                    finished = True
-                    return
-                head = pending.popleft()
-                if isinstance(head, BaseException):
-                    raise head
-                results = head.result()
-                in_flight -= len(results)
-                yield from results
-        finally:
-            if not finished:
-                cancelled.set()
-                self._abandon([f for f in pending if isinstance(f, Future)])
+
+        def submit(chunk: list[T]) -> Future[list[R]]:
+            return executor.submit(self._run, cancelled, chunk)
+
+        def abandon(futures: list[Future[list[R]]]) -> None:
+            cancelled.set()
+            self._abandon(futures)
+
+        return submit, Future.result, abandon
 
     def _abandon(self, futures: list[Future[list[R]]]) -> None:
         """Cancels what has not started and stops what runs, then waits for it to end."""
@@ -329,56 +346,34 @@ class RayPool(WorkerPool[S, T, R]):
         ray.get([actor.ready.remote() for actor in self._actors])
         self._closed = False
 
-    def _imap(self, items: Iterator[T], window: int, chunksize: int) -> Iterator[R]:
+    def _start(
+        self,
+    ) -> tuple[Callable[[list[T]], Any], Callable[[Any], list[R]], Callable[[list[Any]], None]]:
         if self._closed:
             raise RuntimeError("this pool is closed")
         ray = self._ray
-        # Chunks go round-robin to the actors; each actor runs its calls in the order they arrive,
-        # so a chunk waits only for the ones sent to its actor before it.
-        pending: collections.deque[Any] = collections.deque()
-        sizes: collections.deque[int] = collections.deque()
-        chunks = _chunks(items, chunksize)
-        in_flight = 0
-        turn = 0
-        exhausted = False
-        finished = False
-        try:
-            while True:
-                while not exhausted and in_flight < window:
-                    chunk = next(chunks, None)
-                    if chunk is None:
-                        exhausted = True
-                    elif isinstance(chunk, BaseException):
-                        pending.append(chunk)
-                        sizes.append(0)
-                        exhausted = True
-                    else:
-                        actor = self._actors[turn % len(self._actors)]
-                        turn += 1
-                        pending.append(actor.run.remote(chunk))
-                        sizes.append(len(chunk))
-                        in_flight += len(chunk)
-                if not pending:
-                    finished = True
-                    return
-                head = pending.popleft()
-                in_flight -= sizes.popleft()
-                if isinstance(head, BaseException):
-                    raise head
-                try:
-                    results = ray.get(head)
-                except ray.exceptions.RayTaskError as error:
-                    cause = error.cause if isinstance(error.cause, BaseException) else None
-                    if cause is not None:
-                        raise cause from None
-                    raise
-                yield from results
-        finally:
-            if not finished:
-                for ref in pending:
-                    if not isinstance(ref, BaseException):
-                        ray.cancel(ref)
-                ray.get([actor.stop.remote() for actor in self._actors])
+        turn = itertools.count()
+
+        def submit(chunk: list[T]) -> Any:
+            # Round-robin: each actor runs its calls in the order they arrive, so a chunk waits only
+            # for those sent to its actor before it.
+            return self._actors[next(turn) % len(self._actors)].run.remote(chunk)
+
+        def collect(ref: Any) -> list[R]:
+            try:
+                results: list[R] = ray.get(ref)
+            except ray.exceptions.RayTaskError as error:
+                if isinstance(error.cause, BaseException):
+                    raise error.cause from None
+                raise
+            return results
+
+        def abandon(refs: list[Any]) -> None:
+            for ref in refs:
+                ray.cancel(ref)
+            ray.get([actor.stop.remote() for actor in self._actors])
+
+        return submit, collect, abandon
 
     def close(self) -> None:
         if not self._closed:
