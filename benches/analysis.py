@@ -60,10 +60,16 @@ def timed(run: Callable[[], object]) -> float:
 def bench_workers(boards: list[congo.Board], limit: congo.Limit) -> dict[str, float]:
     rates = {}
     for workers in (1, 2):
+        cpu = time.process_time()
         seconds = timed(lambda w=workers: list(congo.analyse_many(boards, limit, workers=w)))  # type: ignore[misc]
+        cpu = time.process_time() - cpu
         rates[f"workers={workers}"] = len(boards) / seconds
+        # CPU seconds per wall second: how many cores the workers actually got (a machine busy with
+        # other work caps the ratio below whatever the code allows).
         print(
-            f"  {workers} worker(s): {len(boards) / seconds:8.1f} positions/s ({seconds:.1f} s)", flush=True
+            f"  {workers} worker(s): {len(boards) / seconds:8.1f} positions/s ({seconds:.1f} s), "
+            f"{1000 * cpu / len(boards):.1f} CPU ms per position, {cpu / seconds:.2f} cores busy",
+            flush=True,
         )
     ratio = rates["workers=2"] / rates["workers=1"]
     print(f"  2 workers / 1 worker: {ratio:.2f}x   (target >= 1.8x on 2 cores)")
