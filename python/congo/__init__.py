@@ -26,6 +26,7 @@ from congo._core import (
     Position,
     __version__,
 )
+from congo.analysis import analyse_many
 from congo.board import Board, Outcome, Termination
 from congo.bulk import divide, perft, random_playouts
 from congo.engine import Engine, EngineOption, Limit, Score, SearchInfo, SearchResult
@@ -232,6 +233,7 @@ __all__ = [
     "SquareSet",
     "Termination",
     "__version__",
+    "analyse_many",
     "divide",
     "encode",
     "parse_square",

@@ -22,6 +22,8 @@ __all__ = [
     "Move",
     "PlayoutStats",
     "Position",
+    "Record",
+    "RecordScanner",
     "SearchInfo",
     "StopFlag",
     "__version__",
@@ -209,6 +211,32 @@ class PlayoutStats:
 def random_playouts(
     position: Position, games: int, *, seed: int = 0, max_plies: int = 300
 ) -> PlayoutStats: ...
+
+# Game records (congo.pgn reads through these; see rust/congo-py/src/pgn.rs).
+
+_RecordError = tuple[int, int, str]
+
+@final
+class RecordScanner:
+    def __new__(cls) -> RecordScanner: ...
+    def feed(self, line: str) -> bool: ...
+    def read(self, handle: object) -> Record | None: ...
+    def take(self) -> Record: ...
+    def finish(self) -> Record | None: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def has_game(self) -> bool: ...
+
+@final
+class Record:
+    @property
+    def first_line(self) -> int: ...
+    def tags(self) -> tuple[list[tuple[str, str]], list[_RecordError]]: ...
+    def parse(
+        self,
+    ) -> tuple[list[tuple[str, str]], list[Move | int | str], str | None, list[_RecordError], bool]: ...
+
 def run_uci() -> None: ...
 
 # -- learning (congo.learning) ------------------------------------------------------------------
