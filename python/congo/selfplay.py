@@ -11,8 +11,9 @@ True
 This is what ``congo selfplay --games N --nodes K -o FILE`` runs. Each game is a pure function of
 its index, seed and configuration (:func:`play_game`; a fresh single-thread engine with a node limit
 searches the same way every time), played in Rust with the GIL released. :func:`play_games` runs many
-on any ``concurrent.futures.Executor``-like object (threads by default, one per core; a process pool
-or a cluster's executor plugs in the same way) and yields them in order.
+on the pools of :mod:`congo.distributed` — threads of this process (one per core by default) or Ray
+actors on a cluster (``ray=ADDRESS``, ``congo selfplay --ray ADDRESS``) — and yields them in order:
+the same rows either way.
 
 Row columns (one entry per searched position):
 
@@ -28,16 +29,14 @@ Row columns (one entry per searched position):
 from __future__ import annotations
 
 import dataclasses
-import functools
-import os
 import sys
 import time
-from collections.abc import Generator, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Protocol, TypeVar
+from collections.abc import Generator, Iterable
+from typing import Any
 
 from congo import _core
 from congo._core import STARTING_FEN, Position, StopFlag
+from congo.distributed import open_pool
 
 __all__ = [
     "COLUMNS",
@@ -71,15 +70,6 @@ COLUMNS = (
     "result",
 )
 """The columns of a self-play dataset, in file order."""
-
-_T = TypeVar("_T")
-_R = TypeVar("_R")
-
-
-class Executor(Protocol):
-    """What :func:`play_games` needs of an executor: ``concurrent.futures.Executor.map``."""
-
-    def map(self, fn: Callable[..., _R], *iterables: Iterable[Any]) -> Iterator[_R]: ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,12 +145,22 @@ def play_game(index: int, seed: int, config: SelfPlayConfig, *, stop: StopFlag |
     }
 
 
-def _play(args: tuple[int, int, SelfPlayConfig]) -> Rows:
-    return play_game(*args)
+class _Worker:
+    """A self-play worker's state: the stop flag of the game it is playing (module level, so that
+    Ray actors can make one)."""
+
+    def __init__(self) -> None:
+        self.flag = StopFlag()
 
 
-def _play_until(stop: StopFlag, args: tuple[int, int, SelfPlayConfig]) -> Rows:
-    return play_game(*args, stop=stop)
+def _stop_worker(worker: _Worker) -> None:
+    worker.flag.set()
+
+
+def _play_on(worker: _Worker, job: tuple[int, int, SelfPlayConfig]) -> Rows:
+    # A fresh flag per game: a stop is meant for the games running when it came.
+    worker.flag = StopFlag()
+    return play_game(*job, stop=worker.flag)
 
 
 def play_games(
@@ -169,29 +169,26 @@ def play_games(
     *,
     seed: int = 0,
     workers: int | None = None,
-    executor: Executor | None = None,
+    ray: str | None = None,
 ) -> Generator[Rows, None, None]:
-    """Plays games ``0 … games-1`` and yields each one's rows, in order. Without an ``executor``,
-    ``workers`` threads play at once (default: one per core; the games run in Rust with the GIL
-    released, so threads use every core). Any object with ``concurrent.futures.Executor.map``
-    works as ``executor`` (a process pool, a cluster's executor)."""
+    """Plays games ``0 … games-1`` and yields each one's rows, in input order, on the pools of
+    :mod:`congo.distributed`: ``workers`` threads of this process (default: one per core; each game
+    runs in Rust with the GIL released), or with ``ray=ADDRESS`` Ray actors on that cluster
+    (``"auto"``, ``"ray://host:10001"``, ``"local"``; ``pip install 'congo[ray]'``), one per CPU of
+    the cluster unless ``workers`` says otherwise.
+
+    Leaving the loop early (``break``, an exception, Ctrl-C) abandons the running games within one
+    search and drops the rest. Raises ``ValueError`` for a negative ``games``, and what
+    :func:`congo.distributed.open_pool` raises for a bad ``workers`` or an unreachable cluster."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise ValueError(f"games must be a non-negative int, got {games!r}")
-    jobs = [(index, seed, config) for index in range(games)]
-    if executor is not None:
-        yield from executor.map(_play, jobs)
-        return
-    workers = workers or os.cpu_count() or 1
-    stop = StopFlag()
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="congo-selfplay") as pool:
-        results = pool.map(functools.partial(_play_until, stop), jobs)
-        try:
-            yield from results
-        finally:
-            # On an early exit (Ctrl-C, an error, the caller leaving the loop) the running games are
-            # abandoned within one search and the ones not started are dropped.
-            stop.set()
-            pool.shutdown(wait=True, cancel_futures=True)
+    jobs = ((index, seed, config) for index in range(games))
+    with open_pool(_new_worker, _play_on, workers=workers, ray=ray, stop=_stop_worker) as pool:
+        yield from pool.imap(jobs)
+
+
+def _new_worker() -> _Worker:
+    return _Worker()
 
 
 def merge(parts: Iterable[Rows]) -> Rows:
@@ -292,7 +289,10 @@ def add_subcommand(commands: Any) -> None:
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="a .parquet or .npz file")
     parser.add_argument("--seed", type=_nonnegative_int, default=0, help="seed of the run (default: 0)")
     parser.add_argument(
-        "--workers", type=_positive_int, default=None, help="games played at once (default: one per core)"
+        "--workers",
+        type=_positive_int,
+        default=None,
+        help="games played at once (default: one per core, or per CPU of the Ray cluster)",
     )
     parser.add_argument(
         "--opening-plies",
@@ -310,6 +310,11 @@ def add_subcommand(commands: Any) -> None:
         "--hash", type=_positive_int, default=16, help="engine table size in MiB (default: 16)"
     )
     parser.add_argument("--fen", default=STARTING_FEN, help="start position (default: the start)")
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play on a Ray cluster: 'auto', 'ray://host:10001', 'local' (pip install 'congo[ray]')",
+    )
     parser.set_defaults(func=cmd_selfplay)
 
 
@@ -353,7 +358,7 @@ def cmd_selfplay(args: Any) -> int:
     tally = {"1-0": 0, "0-1": 0, "1/2-1/2": 0}
     interactive = sys.stderr.isatty()
     step = max(1, args.games // 10)
-    games = play_games(args.games, config, seed=args.seed, workers=args.workers)
+    games = play_games(args.games, config, seed=args.seed, workers=args.workers, ray=args.ray)
     interrupted = False
     done = 0
     while True:
@@ -361,6 +366,9 @@ def cmd_selfplay(args: Any) -> int:
             rows = next(games)
         except StopIteration:
             break
+        except (ImportError, ConnectionError) as error:  # no Ray, or no cluster at that address
+            print(f"congo selfplay: error: {error}", file=sys.stderr)
+            return 2
         except KeyboardInterrupt:
             # Ctrl-C: the games already finished are written; the running ones are dropped.
             games.close()
