@@ -391,8 +391,10 @@ impl Game {
         let (origin, at) = (chain.squares[0], chain.at());
         board.remove_piece_at(origin);
         for leg in chain.squares().windows(2) {
-            let over =
-                Square::from_coords((leg[0].file() + leg[1].file()) / 2, (leg[0].rank() + leg[1].rank()) / 2);
+            let over = Square::from_coords(
+                u8::midpoint(leg[0].file(), leg[1].file()),
+                u8::midpoint(leg[0].rank(), leg[1].rank()),
+            );
             if let Some(over) = over {
                 board.remove_piece_at(over);
             }
