@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::limits::{Clock, Limits, MAX_DEPTH};
 use super::ordering::{MovePicker, Orderer};
-use super::score::{Score, INFINITE};
+use super::score::{Score, INFINITE, MATE_BOUND};
 use super::worker::{Shared, Worker};
 use super::{Engine, SearchInfo, SearchResult};
 use crate::moves::Move;
@@ -80,9 +80,16 @@ pub(crate) fn run(
         let outcome = Outcome { termination: Termination::NoLegalMoves, winner: Some(!pos.turn()) };
         return finished(outcome, start);
     };
+    // Stopped before the first root move was searched to the end: the move is the first by move
+    // ordering, and the static evaluation is all that is known of the score.
+    let score = if best.score <= -INFINITE {
+        shared.eval.evaluate(pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    } else {
+        best.score
+    };
     SearchResult {
         best_move: Some(best.m),
-        score: Score::from_internal(best.score.max(-INFINITE + 1)),
+        score: Score::from_internal(score),
         pv: best.pv,
         depth: main.depth,
         seldepth: main.seldepth.max(main.depth),

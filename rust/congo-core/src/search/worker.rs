@@ -25,8 +25,14 @@ use crate::zobrist;
 /// The score of a draw (repetition, bare lions).
 const DRAW: i32 = 0;
 
-/// How many nodes a thread visits between looks at the clock and the shared node counter.
+/// How much work a thread does between looks at the clock and the shared node counter, in nodes.
 const CHECK_INTERVAL: u64 = 1024;
+
+/// Generated moves that count as one node of work towards [`CHECK_INTERVAL`]. A node of an ordinary
+/// position generates a few dozen moves, but one of the worst valid positions (`docs/hardening.md`)
+/// generates tens of thousands of monkey chains: counted by nodes alone, the clock would be read
+/// only every few hundred milliseconds there.
+const MOVES_PER_NODE: u64 = 16;
 
 /// Plies of quiescence search in which a threatened lion is answered with every move (beyond them
 /// the static evaluation stands, which keeps endless lion chases from exploding the search).
@@ -84,8 +90,8 @@ pub(crate) struct Worker<'a> {
     unflushed: u64,
     /// The exact node budget of a single-threaded search (deterministic).
     node_limit: Option<u64>,
-    /// Until the first iteration is complete the limits are ignored, so that there is always a move.
-    can_stop: bool,
+    /// Work (nodes, and generated moves by [`MOVES_PER_NODE`]) since the last look at the clock.
+    work: u64,
     pub stopped: bool,
     pub seldepth: usize,
     heuristics: &'a mut Heuristics,
@@ -133,7 +139,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unflushed: 0,
             node_limit,
-            can_stop: id != 0,
+            work: 0,
             stopped: false,
             seldepth: 0,
             heuristics,
@@ -150,15 +156,15 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Counts a node and decides whether the search must stop now.
+    /// Counts a node and decides whether the search must stop now. Every limit holds from the first
+    /// node on: stopped before its first iteration is complete, a search answers with the best root
+    /// move searched so far, or the first by move ordering.
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         self.unflushed += 1;
-        if !self.can_stop {
-            return false;
-        }
-        if self.unflushed >= CHECK_INTERVAL {
+        self.work += 1;
+        if self.work >= CHECK_INTERVAL {
             self.check_limits();
         }
         if self.node_limit.is_some_and(|limit| self.nodes >= limit)
@@ -174,15 +180,40 @@ impl<'a> Worker<'a> {
     fn check_limits(&mut self) {
         let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
         self.unflushed = 0;
+        self.work = 0;
         if self.id != 0 {
             return;
         }
         let out_of_nodes = self.shared.limits.nodes.is_some_and(|n| total >= n);
-        let out_of_time = self.shared.clock.hard.is_some_and(|t| std::time::Instant::now() >= t);
-        if out_of_nodes || out_of_time {
+        if out_of_nodes || self.out_of_time() {
             self.shared.stop.store(true, Ordering::Relaxed);
             self.stopped = true;
         }
+    }
+
+    /// Whether the main thread has reached the hard time limit.
+    #[inline]
+    fn out_of_time(&self) -> bool {
+        self.id == 0 && self.shared.clock.hard.is_some_and(|t| std::time::Instant::now() >= t)
+    }
+
+    /// Counts the moves generated at a node as work (see [`MOVES_PER_NODE`]).
+    #[inline]
+    fn charge_moves(&mut self, moves: usize) {
+        self.work += moves as u64 / MOVES_PER_NODE;
+    }
+
+    /// The look at the stop flag and the clock before each root move: with tens of thousands of
+    /// root moves, an iteration must be able to end between any two of them.
+    #[inline]
+    fn root_poll(&mut self) -> bool {
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.out_of_time() {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+        }
+        self.stopped
     }
 
     /// Nodes not yet added to the shared count.
@@ -235,7 +266,6 @@ impl<'a> Worker<'a> {
             }
             score = result;
             self.completed_depth = search_depth;
-            self.can_stop = true;
             if self.id == 0 {
                 report(self);
                 if self.should_finish(score) {
@@ -305,6 +335,9 @@ impl<'a> Worker<'a> {
         let root = self.root;
         let mut best = -INFINITE;
         for i in 0..self.root_moves.len() {
+            if self.root_poll() {
+                break;
+            }
             let m = self.root_moves[i].m;
             let child = root.play_unchecked(&m);
             self.enter(1, &child, is_irreversible(&root, &child, &m));
@@ -494,6 +527,7 @@ impl<'a> Worker<'a> {
                 Orderer::new(board, us, tt_key, ply, self.heuristics, self.shared.eval, &self.params);
             pos.for_each_move(&mut |m| buffer.push(orderer.score(m)));
         }
+        self.charge_moves(buffer.len());
         if buffer.is_empty() {
             // No legal move: the side to move loses.
             self.buffers[ply] = buffer;
@@ -640,6 +674,7 @@ impl<'a> Worker<'a> {
                 for_each_tactical(pos, &mut |m| buffer.push(orderer.score(m)));
             }
         }
+        self.charge_moves(buffer.len());
         if evasions && buffer.is_empty() {
             self.buffers[ply] = buffer;
             return lost_at(ply);
