@@ -3,14 +3,22 @@
 //!
 //! ```text
 //! cargo run --release -p congo-core --example worst_positions -- moves  [SEED] [RESTARTS] [STEPS]
+//! cargo run --release -p congo-core --example worst_positions -- perft2 [SEED] [RESTARTS] [STEPS]
 //! cargo run --release -p congo-core --example worst_positions -- search [SEED] [RESTARTS] [STEPS]
+//! cargo run --release -p congo-core --example worst_positions -- search SEED RESTARTS STEPS FEN
+//! cargo run --release -p congo-core --example worst_positions -- probe FEN...
 //! ```
+//!
+//! Given a FEN, the annealing starts from it with a colder schedule (to improve a known position);
+//! `probe` times the search on the given positions.
 //!
 //! Every candidate passes the core's own validation (`Position::from_setup`: RULES §9) and, on top,
 //! the 14-pieces-per-colour bound of decision A21, both lions on the board (in their castles) and
 //! White to move (the mirror image of a position is exactly as hard, so one side is enough).
 //!
 //! * `moves`: maximises the number of legal moves (`Position::count_legal_moves`).
+//! * `perft2`: maximises perft 2, the moves of every reply to every move (estimated from a sample:
+//!   see [`perft2_estimate`]), which is what `perft(fen, 2)` and any two-ply look-ahead pay for.
 //! * `search`: maximises the wall time of a search to depth 1 (capped at 5 s): the first iteration,
 //!   which the time and stop checks inside it must be able to cut short. Timings are noisy on a busy
 //!   machine; the annealing works on their logarithm, where noise of a few per cent is small beside
@@ -54,6 +62,14 @@ impl Candidate {
         }
         let pos = Position::from_setup(Setup { board, turn: Color::White, fullmove: 1 }).ok()?;
         (pos.lion(Color::White).is_some() && pos.lion(Color::Black).is_some()).then_some(pos)
+    }
+
+    fn from_position(pos: &Position) -> Candidate {
+        let mut c = Candidate { squares: [None; 49] };
+        for (sq, piece) in pos.board().pieces() {
+            c.squares[sq.index()] = Some(piece);
+        }
+        c
     }
 
     /// A random valid start: both lions in their castles and a few pieces of each side.
@@ -118,6 +134,19 @@ fn random_piece(rng: &mut SplitMix64) -> Piece {
 /// The longest first iteration searched in the `search` objective; anything slower scores this.
 const FIRST_ITERATION_CAP: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// Perft 2 estimated from a sample of the moves: their number times the mean number of replies to
+/// 16 of them, evenly spaced in the list (exact perft 2 costs up to seconds per position).
+fn perft2_estimate(pos: &Position) -> f64 {
+    const SAMPLE: usize = 16;
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return 0.0;
+    }
+    let step = moves.len().div_ceil(SAMPLE);
+    let replies: Vec<u64> = moves.iter().step_by(step).map(|m| pos.play_unchecked(m).count_legal_moves()).collect();
+    moves.len() as f64 * replies.iter().sum::<u64>() as f64 / replies.len() as f64
+}
+
 /// The CPU time of the calling thread in nanoseconds (Linux: the scheduler's own account).
 fn thread_cpu_ns() -> Option<u64> {
     let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
@@ -138,6 +167,8 @@ impl Objective {
     fn score(&mut self, pos: &Position) -> f64 {
         let value = if self.kind == "moves" {
             pos.count_legal_moves() as f64
+        } else if self.kind == "perft2" {
+            perft2_estimate(pos)
         } else {
             // The time of a search to depth 1 on a fresh engine, in microseconds of this thread's
             // CPU time where the system reports it (far less noisy than the wall clock on a shared
@@ -155,11 +186,19 @@ impl Objective {
     }
 }
 
-fn anneal(objective: &mut Objective, rng: &mut SplitMix64, steps: u64) -> (f64, Candidate) {
-    let mut current = Candidate::random(rng);
+fn anneal(
+    objective: &mut Objective,
+    rng: &mut SplitMix64,
+    steps: u64,
+    start: Option<&Position>,
+) -> (f64, Candidate) {
+    // From a given position: a colder schedule, to polish it rather than wander away.
+    let (mut current, (t0, t1)) = match start {
+        Some(pos) => (Candidate::from_position(pos), (0.1f64, 0.002f64)),
+        None => (Candidate::random(rng), (1.0f64, 0.005f64)),
+    };
     let mut current_score = objective.score(&current.position().expect("valid start"));
     let (mut best, mut best_score) = (current, current_score);
-    let (t0, t1) = (1.0f64, 0.005f64);
     for step in 0..steps {
         let t = t0 * (t1 / t0).powf(step as f64 / steps as f64);
         let next = current.mutate(rng);
@@ -225,12 +264,13 @@ fn main() {
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(13);
     let restarts: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(8);
     let steps: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20_000);
+    let start = args.next().map(|fen| Position::from_fen(&fen).expect("valid start FEN"));
     let mut rng = SplitMix64::new(seed);
     let mut objective = Objective::new(&kind);
     let mut found = Vec::new();
     for restart in 0..restarts {
         let started = Instant::now();
-        let (score, best) = anneal(&mut objective, &mut rng, steps);
+        let (score, best) = anneal(&mut objective, &mut rng, steps, start.as_ref());
         let pos = best.position().expect("valid");
         println!(
             "restart {restart}: {:.0} {} ({:.1} s)",
