@@ -174,7 +174,7 @@ impl Objective {
             // CPU time where the system reports it (far less noisy than the wall clock on a shared
             // machine), else of the wall clock.
             self.engine.clear();
-            let limits = Limits { depth: Some(1), nodes: None, time: Some(FIRST_ITERATION_CAP) };
+            let limits = Limits { depth: Some(1), time: Some(FIRST_ITERATION_CAP), ..Limits::default() };
             let (start, cpu_start) = (Instant::now(), thread_cpu_ns());
             self.engine.search(pos, &[], &limits, &mut |_| {});
             match (cpu_start, thread_cpu_ns()) {
