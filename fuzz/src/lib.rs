@@ -11,7 +11,7 @@ use congo_core::{
 };
 
 /// The most pieces of one colour in a valid position (RULES §9, decision A21).
-pub const MAX_PIECES: u32 = 14;
+pub const MAX_PIECES: u32 = congo_core::MAX_PIECES_PER_COLOR;
 
 /// Moves checked one by one per position (spread evenly over the list): a position can have tens of
 /// thousands, and checking each would slow the fuzzer to a crawl on exactly the inputs it should
@@ -66,9 +66,7 @@ pub fn position_from_bytes(data: &[u8]) -> (Position, &[u8]) {
     (pos, data.get(POSITION_BYTES..).unwrap_or(&[]))
 }
 
-/// Whether a colour has more pieces than a valid position allows. Positions parsed from text are
-/// checked by the core itself; this guards the targets from spending minutes on a position the
-/// rules forbid, should a parser ever let one through (the assertion in [`check_fen`] reports it).
+/// Whether a colour has more pieces than a valid position allows (the parsers must refuse it).
 fn over_the_piece_limit(board: &Board) -> bool {
     Color::ALL.into_iter().any(|c| board.by_color(c).count() > MAX_PIECES)
 }

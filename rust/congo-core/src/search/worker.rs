@@ -26,8 +26,10 @@ use crate::zobrist;
 /// The score of a draw (repetition, bare lions).
 const DRAW: i32 = 0;
 
-/// How much work a thread does between looks at the clock and the shared node counter, in nodes.
-const CHECK_INTERVAL: u64 = 1024;
+/// How much work a thread does between looks at the clock and the shared node counter, in nodes:
+/// a quarter of a millisecond in ordinary positions, about one on the slowest valid position
+/// (`docs/worst-case.md`), against some 25 ns per look.
+const CHECK_INTERVAL: u64 = 256;
 
 /// Generated moves that count as one node of work towards [`CHECK_INTERVAL`]. A node of an ordinary
 /// position generates a few dozen moves, but one of the worst valid positions (`docs/worst-case.md`)
@@ -67,7 +69,20 @@ pub(crate) struct RootMove {
     pub score: i32,
     /// The score of the previous iteration (the centre of the aspiration window).
     pub previous_score: i32,
+    /// The principal variation, empty until the move has been searched (a root of tens of
+    /// thousands of moves would otherwise allocate as many lists before its first node).
     pub pv: Vec<Move>,
+}
+
+impl RootMove {
+    /// The principal variation, or the move alone if it has not been searched yet.
+    pub fn line(&self) -> Vec<Move> {
+        if self.pv.is_empty() {
+            vec![self.m]
+        } else {
+            self.pv.clone()
+        }
+    }
 }
 
 /// Late move reductions, `LMR[depth][move number]`, both capped at 63: grows with the logarithm of
@@ -169,7 +184,7 @@ impl<'a> Worker<'a> {
             root,
             root_moves: root_moves
                 .iter()
-                .map(|&m| RootMove { m, score: -INFINITE, previous_score: -INFINITE, pv: vec![m] })
+                .map(|&m| RootMove { m, score: -INFINITE, previous_score: -INFINITE, pv: Vec::new() })
                 .collect(),
             completed_depth: 0,
             root_depth: 1,
