@@ -8,9 +8,9 @@ through SAN and FEN, and now and then another thread stops its search. Every ans
 three rounds have warmed up the allocators (each round's threads are new, and the C and Python
 allocators keep growing their arenas over the first rounds, by some 30 MiB, before they level off).
 It still wanders by several MiB from round to round, so growth is measured from the highest of the
-first measured rounds to the lowest of the last ones: a leak that grows steadily shows there, noise does not. Leaking a move
-list of the worst position (25,786 moves, 1.2 MiB) in one search out of a hundred would exceed the
-allowance; a leak of a few bytes per call would not (that is for the fuzzers and the type system).
+first measured rounds to the lowest of the last ones: a leak that grows steadily shows there, noise
+does not. Leaking a move list of the worst position (25,786 moves, 1.2 MiB) in one search out of a
+hundred would exceed the allowance; a leak of a few bytes per call would not.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def play_round(seed: int, engine: congo.Engine, errors: list[BaseException]) -> 
                 engine.clear()
             limit = congo.Limit(nodes=400) if ply % 3 else congo.Limit(time=0.005)
             result = engine.search(board, limit)
-            assert result.move is not None and board.is_legal(result.move)
+            assert result.move is not None
+            assert board.is_legal(result.move)
             moves = list(board.legal_moves)
             move = result.move if rng.random() < 0.6 else rng.choice(moves)
             assert board.parse_san(board.san(move)) == move
@@ -97,4 +98,5 @@ def test_eight_threads_play_and_search_without_growing() -> None:
         pytest.skip("no /proc/self/statm: the threads ran, memory was not measured")
     growth = min(measured[-WINDOW:]) - max(measured[:WINDOW])
     trace = ", ".join(f"{size / 2**20:.0f}" for size in measured)
-    assert growth < GROWTH_ALLOWANCE, f"RSS grew by {growth / 2**20:.1f} MiB over {ROUNDS} rounds ({trace} MiB)"
+    message = f"RSS grew by {growth / 2**20:.1f} MiB over {ROUNDS} rounds ({trace} MiB)"
+    assert growth < GROWTH_ALLOWANCE, message

@@ -91,7 +91,9 @@ def test_the_oracle_agrees(case: PerftCase) -> None:
 
 
 def searched_boards() -> list[object]:
-    return [pytest.param(case.fen, threads, id=f"{case.id}-{threads}t") for case in CASES for threads in (1, 2)]
+    return [
+        pytest.param(case.fen, threads, id=f"{case.id}-{threads}t") for case in CASES for threads in (1, 2)
+    ]
 
 
 @pytest.mark.parametrize(("fen", "threads"), searched_boards())
@@ -104,7 +106,8 @@ def test_time_limit_overrun(fen: str, threads: int) -> None:
         start = time.perf_counter()
         result = engine.search(board, congo.Limit(time=TIME_LIMIT))
         elapsed = time.perf_counter() - start
-        assert result.move is not None and board.is_legal(result.move)
+        assert result.move is not None
+        assert board.is_legal(result.move)
         return elapsed - TIME_LIMIT
 
     best, seen = best_of(ATTEMPTS, OVERRUN_BOUND, overrun)
@@ -130,7 +133,9 @@ def test_stop_latency(fen: str, threads: int) -> None:
         finally:
             engine.stop()
             searcher.join()
-        assert results and results[0].move is not None and board.is_legal(results[0].move)
+        assert results
+        assert results[0].move is not None
+        assert board.is_legal(results[0].move)
         return returned - asked
 
     best, seen = best_of(ATTEMPTS, STOP_BOUND, latency)
@@ -144,7 +149,8 @@ def test_a_search_stopped_in_its_first_iteration_still_answers() -> None:
     board = congo.Board(next(case.fen for case in CASES if case.id == "slowest-search"))
     for limit in (congo.Limit(time=0.01), congo.Limit(nodes=1), congo.Limit(nodes=5000)):
         result = congo.Engine(hash_mb=16).search(board, limit)
-        assert result.move is not None and board.is_legal(result.move)
+        assert result.move is not None
+        assert board.is_legal(result.move)
         assert result.depth == 0
         assert result.score.cp is not None
     # The same node limit gives the same answer (node limits stay deterministic on one thread).

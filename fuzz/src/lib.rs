@@ -14,9 +14,12 @@ use congo_core::{
 pub const MAX_PIECES: u32 = congo_core::MAX_PIECES_PER_COLOR;
 
 /// Moves checked one by one per position (spread evenly over the list): a position can have tens of
-/// thousands, and checking each would slow the fuzzer to a crawl on exactly the inputs it should
-/// explore quickly.
+/// thousands, and checking each would slow the fuzzer to a crawl. Each check regenerates moves (to
+/// look the move up, to disambiguate its SAN), so a position with more than [`MANY_MOVES`] gets
+/// only [`SAMPLED_MOVES_OF_MANY`].
 const SAMPLED_MOVES: usize = 24;
+const MANY_MOVES: usize = 1000;
+const SAMPLED_MOVES_OF_MANY: usize = 4;
 
 /// The piece kinds a byte may place (lions are placed by the first two bytes).
 const PLACEABLE: [Role; 7] =
@@ -76,6 +79,12 @@ fn over_the_piece_limit(board: &Board) -> bool {
 /// legal, its path and SAN parse back to it, and playing it keeps the incremental hash equal to
 /// the one computed from scratch, removes exactly the captured pieces and gives a valid position.
 pub fn check_position(pos: &Position) {
+    check_position_sampling(pos, SAMPLED_MOVES);
+}
+
+/// [`check_position`] with `sampled` moves checked one by one (fewer for a position with more
+/// than [`MANY_MOVES`]).
+fn check_position_sampling(pos: &Position, sampled: usize) {
     assert_eq!(pos.zobrist_hash(), zobrist::hash(pos.board(), pos.turn()), "hash of {}", pos.fen());
     let fen = pos.fen();
     assert_eq!(Position::from_fen(&fen).as_ref(), Ok(pos), "FEN round trip of {fen}");
@@ -87,7 +96,8 @@ pub fn check_position(pos: &Position) {
     let unique: HashSet<_> = moves.iter().map(|m| m.path).collect();
     assert_eq!(unique.len(), moves.len(), "duplicate moves in {fen}");
 
-    let step = moves.len().div_ceil(SAMPLED_MOVES).max(1);
+    let sampled = if moves.len() > MANY_MOVES { sampled.min(SAMPLED_MOVES_OF_MANY) } else { sampled };
+    let step = moves.len().div_ceil(sampled.max(1)).max(1);
     for (index, m) in moves.iter().enumerate().step_by(step) {
         check_move(pos, index, m);
     }
@@ -111,16 +121,26 @@ fn check_move(pos: &Position, index: usize, m: &Move) {
     assert_eq!(child.zobrist_hash(), zobrist::hash(child.board(), child.turn()), "hash after {m} in {fen}");
     let enemies = |p: &Position| p.board().by_color(!us).count();
     assert_eq!(enemies(&child), enemies(pos) - m.captured.count(), "{m} in {fen}: captures");
-    assert!(child.board().by_color(us).count() <= board.by_color(us).count(), "{m} in {fen}: a piece appeared");
+    assert!(
+        child.board().by_color(us).count() <= board.by_color(us).count(),
+        "{m} in {fen}: a piece appeared"
+    );
     let child_fen = child.fen();
-    assert_eq!(Position::from_fen(&child_fen), Ok(child), "{m} in {fen} gives {child_fen}, which does not round trip");
+    assert_eq!(
+        Position::from_fen(&child_fen),
+        Ok(child),
+        "{m} in {fen} gives {child_fen}, which does not round trip"
+    );
 }
 
 /// The FEN parser on any text: no panic; what it accepts is within the rules, prints canonically
 /// and parses back to the same position, which passes [`check_position`].
 pub fn check_fen(text: &str) {
     let Ok(pos) = Position::from_fen(text) else { return };
-    assert!(!over_the_piece_limit(pos.board()), "{text:?} accepted with more than {MAX_PIECES} pieces of a colour");
+    assert!(
+        !over_the_piece_limit(pos.board()),
+        "{text:?} accepted with more than {MAX_PIECES} pieces of a colour"
+    );
     let fen = pos.fen();
     let again = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{text:?} -> {fen} does not parse: {e}"));
     assert_eq!(again, pos, "{text:?} -> {fen}");
@@ -167,19 +187,25 @@ pub fn check_san_text(pos: &Position, text: &str) {
 }
 
 /// A game from a byte-built position (see [`position_from_bytes`]): each further pair of bytes
-/// picks the next move; every position on the way passes [`check_position`].
+/// picks the next move. The first and last positions pass [`check_position`]; those between get
+/// its list-wide checks and two moves checked one by one (the move played is always checked:
+/// it was one of the sampled moves of the position before, or is the next position's hash and
+/// FEN round trip).
 pub fn check_play(data: &[u8]) {
     let (mut pos, choices) = position_from_bytes(data);
     check_position(&pos);
     for pair in choices.chunks(2).take(32) {
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return;
+            break;
         }
         let choice = usize::from(pair[0]) | usize::from(pair.get(1).copied().unwrap_or(0)) << 8;
-        pos = pos.play_unchecked(&moves[choice % moves.len()]);
-        check_position(&pos);
+        let index = choice % moves.len();
+        check_move(&pos, index, &moves[index]);
+        pos = pos.play_unchecked(&moves[index]);
+        check_position_sampling(&pos, 2);
     }
+    check_position(&pos);
 }
 
 /// SAN in a byte-built position: the bytes after the position are the text.

@@ -19,13 +19,16 @@
 //! * `moves`: maximises the number of legal moves (`Position::count_legal_moves`).
 //! * `perft2`: maximises perft 2, the moves of every reply to every move (estimated from a sample:
 //!   see [`perft2_estimate`]), which is what `perft(fen, 2)` and any two-ply look-ahead pay for.
-//! * `search`: maximises the wall time of a search to depth 1 (capped at 5 s): the first iteration,
-//!   which the time and stop checks inside it must be able to cut short. Timings are noisy on a busy
-//!   machine; the annealing works on their logarithm, where noise of a few per cent is small beside
-//!   the differences between positions, and the candidates are measured again by
-//!   `benches/hardening.py`.
+//! * `search`: maximises the time a search needs to complete depth 1 (capped at 5 s): the first
+//!   iteration, which the time and stop checks inside it must be able to cut short. Measured in the
+//!   thread's CPU time (Linux), which a busy machine disturbs far less than the wall clock; the
+//!   annealing works on its logarithm, where the remaining noise is small beside the differences
+//!   between positions, and the candidates are measured again by `benches/worst_case.py`.
 //!
 //! The best positions found are printed as FENs with their scores, best first.
+
+// Counts and times become f64 scores on a log scale: precision beyond 2^52 is meaningless there.
+#![allow(clippy::cast_precision_loss)]
 
 use std::time::{Duration, Instant};
 
@@ -133,7 +136,8 @@ fn perft2_estimate(pos: &Position) -> f64 {
         return 0.0;
     }
     let step = moves.len().div_ceil(SAMPLE);
-    let replies: Vec<u64> = moves.iter().step_by(step).map(|m| pos.play_unchecked(m).count_legal_moves()).collect();
+    let replies: Vec<u64> =
+        moves.iter().step_by(step).map(|m| pos.play_unchecked(m).count_legal_moves()).collect();
     moves.len() as f64 * replies.iter().sum::<u64>() as f64 / replies.len() as f64
 }
 
@@ -225,7 +229,7 @@ fn probe(fens: &[String]) {
             handle.stop();
             Instant::now()
         });
-        let stopped = engine.search(&pos, &[], &Limits::infinite(), &mut |_| {});
+        let unlimited = engine.search(&pos, &[], &Limits::infinite(), &mut |_| {});
         let latency = Instant::now().duration_since(stopper.join().expect("stopper"));
         let start = Instant::now();
         let d1 = engine.search(&pos, &[], &Limits::depth(1), &mut |_| {});
@@ -237,7 +241,7 @@ fn probe(fens: &[String]) {
             r.depth,
             r.nodes,
             latency.as_secs_f64() * 1e3,
-            stopped.depth,
+            unlimited.depth,
             depth1.as_secs_f64() * 1e3,
             d1.nodes
         );

@@ -15,8 +15,14 @@ use congo_core::{perft, Position};
 
 const SUITE: &str = include_str!("../../../tests/data/worst.suite");
 
-/// `(id, fen, [(depth, nodes)])` of every block of the suite.
-fn suite() -> Vec<(String, Position, Vec<(u32, u64)>)> {
+/// One block of the suite: its id, position and perft counts `(depth, nodes)`.
+struct Case {
+    id: String,
+    pos: Position,
+    counts: Vec<(u32, u64)>,
+}
+
+fn suite() -> Vec<Case> {
     let mut cases = Vec::new();
     for block in SUITE.split("\n\n") {
         let (mut id, mut fen, mut counts) = (None, None, Vec::new());
@@ -32,22 +38,22 @@ fn suite() -> Vec<(String, Position, Vec<(u32, u64)>)> {
                 _ => panic!("unknown key {key}"),
             }
         }
-        if let (Some(id), Some(fen)) = (id, fen) {
-            cases.push((id, fen, counts));
+        if let (Some(id), Some(pos)) = (id, fen) {
+            cases.push(Case { id, pos, counts });
         }
     }
     cases
 }
 
 fn case(id: &str) -> Position {
-    suite().into_iter().find(|(name, _, _)| name == id).expect("case in the suite").1
+    suite().into_iter().find(|case| case.id == id).expect("case in the suite").pos
 }
 
 #[test]
 fn counts_and_perft() {
     let cases = suite();
     assert!(cases.len() >= 5);
-    for (id, pos, counts) in &cases {
+    for Case { id, pos, counts } in &cases {
         let moves = pos.legal_moves();
         assert_eq!(pos.count_legal_moves(), moves.len() as u64, "{id}");
         for &(depth, nodes) in counts.iter().filter(|(depth, _)| *depth <= 2) {
@@ -135,7 +141,7 @@ fn play(seed: u64, engine: &mut Engine, starts: &[Position]) {
 #[test]
 fn eight_threads_play_and_search_without_growing() {
     let mut starts = vec![Position::start()];
-    starts.extend(suite().into_iter().map(|(_, pos, _)| pos));
+    starts.extend(suite().into_iter().map(|case| case.pos));
     let mut engines: Vec<Engine> = (0..8).map(|i| Engine::new(1 + i % 2, 1).unwrap()).collect();
     let mut sizes = Vec::new();
     for round in 0..6u64 {

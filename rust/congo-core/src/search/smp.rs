@@ -139,7 +139,12 @@ const ROOT_POLL_INTERVAL: usize = 1024;
 /// Stopped, or past the `deadline`, while it scores them (tens of thousands on the worst valid
 /// positions, a few milliseconds' work), it keeps only the first move: the search then answers
 /// with it at once.
-fn ordered_root_moves(engine: &Engine, pos: &Position, only: Option<&[Path]>, deadline: Option<Instant>) -> Vec<Move> {
+fn ordered_root_moves(
+    engine: &Engine,
+    pos: &Position,
+    only: Option<&[Path]>,
+    deadline: Option<Instant>,
+) -> Vec<Move> {
     let tt_key = engine.tt.probe(pos.zobrist_hash()).map_or(0, |e| e.move_key);
     let orderer = Orderer::new(
         pos.board(),
