@@ -11,6 +11,7 @@ it every time, by far. The figures measured on a quiet machine are in docs/worst
 
 from __future__ import annotations
 
+import operator
 import threading
 import time
 from collections.abc import Callable
@@ -72,8 +73,12 @@ def test_counts_lists_and_lookups(case: PerftCase) -> None:
     moves = list(board.legal_moves)
     assert len(moves) == board.legal_moves.count() == case.counts[1]
     assert len(set(moves)) == len(moves)
-    first = next(iter(board.legal_moves))
-    assert first == moves[0]
+    iterator = iter(board.legal_moves)
+    assert operator.length_hint(iterator) == len(moves)
+    assert next(iterator) == moves[0]
+    board.push(moves[0])  # the iterator keeps the moves of the position it was made in
+    assert list(iterator) == moves[1:]
+    board.pop()
     for move in (moves[0], moves[len(moves) // 2], moves[-1]):
         assert board.is_legal(move)
         assert board.parse_san(board.san(move)) == move
