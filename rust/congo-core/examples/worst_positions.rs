@@ -19,11 +19,11 @@
 //! * `moves`: maximises the number of legal moves (`Position::count_legal_moves`).
 //! * `perft2`: maximises perft 2, the moves of every reply to every move (estimated from a sample:
 //!   see [`perft2_estimate`]), which is what `perft(fen, 2)` and any two-ply look-ahead pay for.
-//! * `search`: maximises the time a search needs to complete depth 1 (capped at 5 s): the first
-//!   iteration, which the time and stop checks inside it must be able to cut short. Measured in the
-//!   thread's CPU time (Linux), which a busy machine disturbs far less than the wall clock; the
-//!   annealing works on its logarithm, where the remaining noise is small beside the differences
-//!   between positions, and the candidates are measured again by `benches/worst_case.py`.
+//! * `search`: maximises the nodes a one-thread search visits to complete depth 1 (capped at
+//!   [`FIRST_ITERATION_CAP`]): the first iteration, which the time and stop checks inside it must be
+//!   able to cut short. Nodes, not time, so that a run reproduces exactly from its seed (node
+//!   counts of a one-thread search are deterministic); the time per node varies little between
+//!   such positions, and the candidates' times are measured by `benches/worst_case.py`.
 //!
 //! The best positions found are printed as FENs with their scores, best first.
 
@@ -124,8 +124,8 @@ fn random_piece(rng: &mut SplitMix64) -> Piece {
     Piece::new(role, color)
 }
 
-/// The longest first iteration searched in the `search` objective; anything slower scores this.
-const FIRST_ITERATION_CAP: std::time::Duration = std::time::Duration::from_secs(5);
+/// The most nodes of a first iteration the `search` objective counts (some 5 s of search).
+const FIRST_ITERATION_CAP: u64 = 20_000_000;
 
 /// Perft 2 estimated from a sample of the moves: their number times the mean number of replies to
 /// 16 of them, evenly spaced in the list (exact perft 2 costs up to seconds per position).
@@ -139,12 +139,6 @@ fn perft2_estimate(pos: &Position) -> f64 {
     let replies: Vec<u64> =
         moves.iter().step_by(step).map(|m| pos.play_unchecked(m).count_legal_moves()).collect();
     moves.len() as f64 * replies.iter().sum::<u64>() as f64 / replies.len() as f64
-}
-
-/// The CPU time of the calling thread in nanoseconds (Linux: the scheduler's own account).
-fn thread_cpu_ns() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    stat.split_whitespace().next()?.parse().ok()
 }
 
 /// What is maximised, on a log scale (so that the annealing temperature is a ratio).
@@ -164,17 +158,10 @@ impl Objective {
         } else if self.kind == "perft2" {
             perft2_estimate(pos)
         } else {
-            // The time of a search to depth 1 on a fresh engine, in microseconds of this thread's
-            // CPU time where the system reports it (far less noisy than the wall clock on a shared
-            // machine), else of the wall clock.
+            // The nodes of a search to depth 1 on a fresh engine.
             self.engine.clear();
-            let limits = Limits { depth: Some(1), time: Some(FIRST_ITERATION_CAP), ..Limits::default() };
-            let (start, cpu_start) = (Instant::now(), thread_cpu_ns());
-            self.engine.search(pos, &[], &limits, &mut |_| {});
-            match (cpu_start, thread_cpu_ns()) {
-                (Some(a), Some(b)) => (b - a) as f64 / 1e3,
-                _ => start.elapsed().as_secs_f64() * 1e6,
-            }
+            let limits = Limits { depth: Some(1), nodes: Some(FIRST_ITERATION_CAP), ..Limits::default() };
+            self.engine.search(pos, &[], &limits, &mut |_| {}).nodes as f64
         };
         (value + 1.0).ln()
     }
@@ -208,6 +195,7 @@ fn anneal(
             if score > best_score {
                 best = next;
                 best_score = score;
+                eprintln!("  step {step}: {:.0} {}", score.exp() - 1.0, pos.fen());
             }
         }
     }
