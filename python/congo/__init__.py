@@ -13,6 +13,9 @@ Move.from_uci('c1c3')
 from __future__ import annotations
 
 from congo._core import (
+    MAX_FULLMOVE,
+    MAX_PERFT_DEPTH,
+    MAX_PIECES_PER_COLOR,
     STARTING_BOARD_FEN,
     STARTING_FEN,
     AmbiguousMoveError,
@@ -26,9 +29,10 @@ from congo._core import (
     Position,
     __version__,
 )
-from congo.board import Board, Outcome, Termination
+from congo.board import Board
 from congo.bulk import divide, perft, random_playouts
 from congo.engine import Engine, EngineOption, Limit, Score, SearchInfo, SearchResult
+from congo.outcome import Outcome, Termination
 from congo.pieces import (
     BLACK,
     COLOR_NAMES,
@@ -117,6 +121,10 @@ from congo.squares import (
     SQUARES,
     Square,
     SquareSet,
+    flip_anti_diagonal,
+    flip_diagonal,
+    flip_horizontal,
+    flip_vertical,
     parse_square,
     square,
     square_distance,
@@ -192,6 +200,9 @@ __all__ = [
     "G7",
     "GIRAFFE",
     "LION",
+    "MAX_FULLMOVE",
+    "MAX_PERFT_DEPTH",
+    "MAX_PIECES_PER_COLOR",
     "MONKEY",
     "PAWN",
     "PIECE_NAMES",
@@ -232,6 +243,10 @@ __all__ = [
     "Termination",
     "__version__",
     "divide",
+    "flip_anti_diagonal",
+    "flip_diagonal",
+    "flip_horizontal",
+    "flip_vertical",
     "parse_square",
     "perft",
     "piece_name",

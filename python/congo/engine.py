@@ -16,15 +16,15 @@ gives the same result every time.
 from __future__ import annotations
 
 import dataclasses
-import math
 import queue
 import threading
 from collections.abc import Iterator, Mapping
-from typing import Callable, Union
+from typing import Callable
 
 from congo import _core
-from congo._core import Move, Position
-from congo.board import Board, Outcome, Termination
+from congo._core import MAX_DEPTH, MAX_HASH_MB, MAX_NODES, MAX_THREADS, MAX_TIME, Move
+from congo.board import Board, PositionLike, to_position
+from congo.outcome import Outcome
 
 __all__ = [
     "MAX_DEPTH",
@@ -40,39 +40,8 @@ __all__ = [
     "SearchResult",
 ]
 
-MAX_DEPTH = 100
-"""The deepest iteration a search runs; ``Limit(depth=...)`` accepts ``1 … MAX_DEPTH``."""
-
-MAX_TIME = 1e9
-"""The longest time limit accepted, in seconds."""
-
-MAX_NODES = 2**63 - 1
-"""The largest node limit accepted."""
-
-MAX_THREADS = 256
-"""The most search threads an engine accepts."""
-
-MAX_HASH_MB = 2**20
-"""The largest transposition table accepted, in MiB (1 TiB)."""
-
-PositionLike = Union[Board, Position, str]
-
-_TERMINATIONS = {
-    1: Termination.LION_CAPTURED,
-    2: Termination.NO_LEGAL_MOVES,
-    3: Termination.BARE_LIONS,
-}
-
-
-def _check_count(name: str, value: object, maximum: int | None = None) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int or None, got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
-    if maximum is not None and value > maximum:
-        raise ValueError(f"{name} must be at most {maximum}, got {value}")
+# MAX_DEPTH, MAX_NODES, MAX_TIME, MAX_THREADS and MAX_HASH_MB come from the core, which checks
+# every range; this module checks nothing the core checks.
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,7 +52,8 @@ class Limit:
 
     Raises ``TypeError`` for a value of the wrong type (``depth`` and ``nodes`` are ints, ``time``
     an int or float) and ``ValueError`` for one out of range (``depth`` 1 … :data:`MAX_DEPTH`,
-    ``nodes`` ≥ 1, ``time`` > 0 and finite).
+    ``nodes`` 1 … :data:`MAX_NODES`, ``time`` > 0, finite and at most :data:`MAX_TIME`), checked
+    by the core.
     """
 
     depth: int | None = None
@@ -91,14 +61,7 @@ class Limit:
     time: float | None = None
 
     def __post_init__(self) -> None:
-        _check_count("depth", self.depth, MAX_DEPTH)
-        _check_count("nodes", self.nodes, MAX_NODES)
-        time = self.time
-        if time is not None:
-            if isinstance(time, bool) or not isinstance(time, (int, float)):
-                raise TypeError(f"time must be a number of seconds or None, got {type(time).__name__}")
-            if not math.isfinite(time) or time <= 0 or time > MAX_TIME:
-                raise ValueError(f"time must be a positive, finite number of seconds, got {time!r}")
+        _core.check_limits(self.depth, self.nodes, self.time)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -198,37 +161,10 @@ class EngineOption:
     help: str
 
 
-def _position_and_history(board: PositionLike) -> tuple[Position, list[int]]:
-    """The position to search and the hashes of the game's earlier positions since the last capture
-    (only those can repeat)."""
-    if isinstance(board, Board):
-        replay = board.root()
-        history: list[int] = []
-        pieces = _piece_count(replay.position)
-        for move in board.move_stack:
-            history.append(replay.zobrist_hash())
-            replay.push(move)
-            now = _piece_count(replay.position)
-            if now != pieces:  # a capture or a drowning: nothing before it can come back
-                history.clear()
-                pieces = now
-        return board.position, history
-    if isinstance(board, Position):
-        return board, []
-    if isinstance(board, str):
-        return Position(board), []
-    raise TypeError(f"expected a congo.Board, Position or FEN string, got {type(board).__name__}")
-
-
-def _piece_count(position: Position) -> int:
-    return bin(position.occupied_mask()).count("1")
-
-
-def _outcome(code: tuple[int, bool | None] | None) -> Outcome | None:
-    if code is None:
-        return None
-    termination, winner = code
-    return Outcome(_TERMINATIONS[termination], winner)
+def _history(board: PositionLike) -> _core.History | None:
+    """The moves that led to a board's position, for repetitions (none for a Position or a FEN).
+    The core takes what it needs: the positions since the last irreversible move."""
+    return board._history if isinstance(board, Board) else None
 
 
 def _info(info: _core.SearchInfo) -> SearchInfo:
@@ -260,22 +196,15 @@ class Engine:
     def __init__(
         self, *, threads: int = 1, hash_mb: int = 64, options: Mapping[str, int] | None = None
     ) -> None:
-        for name, value, maximum in (("threads", threads, MAX_THREADS), ("hash_mb", hash_mb, MAX_HASH_MB)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-            if not 1 <= value <= maximum:
-                raise ValueError(f"{name} must be from 1 to {maximum}, got {value}")
-        pairs = []
-        for name, value in (options or {}).items():
-            if not isinstance(name, str):
-                raise TypeError(f"option names are strings, got {type(name).__name__}")
-            if isinstance(value, bool):
-                value = int(value)
-            if not isinstance(value, int):
-                raise TypeError(f"option {name!r} takes an int, got {type(value).__name__}")
-            if abs(value) >= 2**31:
-                raise ValueError(f"option {name!r} is out of range: {value}")
-            pairs.append((name, value))
+        if options is not None and not isinstance(options, Mapping):
+            raise TypeError(
+                f"options must be a mapping of option names to ints, got {type(options).__name__}"
+            )
+        # A switch may be given as a bool; everything else is checked by the core.
+        pairs = [
+            (name, int(value) if isinstance(value, bool) else value)
+            for name, value in (options or {}).items()
+        ]
         self._engine = _core.Engine(threads, hash_mb, pairs)
         self._options = dict(pairs)
 
@@ -292,27 +221,33 @@ class Engine:
     def search(
         self,
         board: PositionLike,
-        limit: Limit,
+        limit: Limit | None = None,
         *,
         callback: Callable[[SearchInfo], object] | None = None,
     ) -> SearchResult:
         """Searches a position (a :class:`~congo.Board`, whose move stack lets the search see
-        repetitions, a :class:`~congo.Position` or a FEN) within ``limit``.
+        repetitions, a :class:`~congo.Position` or a FEN) within ``limit``; with no limit (as for
+        :meth:`analysis`), until :meth:`stop` is called or Ctrl-C is pressed.
 
         ``callback``, if given, is called with a :class:`SearchInfo` after each completed iteration
-        (on this thread); if it raises, the search stops and the exception propagates.
+        (on this thread); if it raises, the search stops and the exception propagates. Ctrl-C stops
+        the search within a few milliseconds and raises ``KeyboardInterrupt``; the engine stays
+        usable.
 
         A finished game gives a result with ``move=None`` and its ``outcome``. Raises ``TypeError``
         for arguments of the wrong type, :class:`~congo.InvalidFenError` for a bad FEN, and
         ``RuntimeError`` if this engine is already searching (use one engine per thread).
         """
+        limit = Limit() if limit is None else limit
         if not isinstance(limit, Limit):
-            raise TypeError(f"limit must be a congo.Limit, got {type(limit).__name__}")
+            raise TypeError(f"limit must be a congo.Limit or None, got {type(limit).__name__}")
         if callback is not None and not callable(callback):
             raise TypeError(f"callback must be callable, got {type(callback).__name__}")
-        position, history = _position_and_history(board)
+        position = to_position(board)
         on_iteration = None if callback is None else (lambda info: callback(_info(info)))
-        found = self._engine.search(position, history, limit.depth, limit.nodes, limit.time, on_iteration)
+        found = self._engine.search(
+            position, _history(board), limit.depth, limit.nodes, limit.time, on_iteration
+        )
         return SearchResult(
             move=found.move,
             score=_score(found),
@@ -322,7 +257,7 @@ class Engine:
             time=found.time,
             nps=found.nps,
             seldepth=found.seldepth,
-            outcome=_outcome(found.outcome),
+            outcome=found.outcome,
         )
 
     def analysis(self, board: PositionLike, limit: Limit | None = None) -> Iterator[SearchInfo]:
@@ -333,7 +268,7 @@ class Engine:
         """
         limit = Limit() if limit is None else limit
         if not isinstance(limit, Limit):
-            raise TypeError(f"limit must be a congo.Limit, got {type(limit).__name__}")
+            raise TypeError(f"limit must be a congo.Limit or None, got {type(limit).__name__}")
         done = object()
         infos: queue.SimpleQueue[object] = queue.SimpleQueue()
         failure: list[BaseException] = []
@@ -373,8 +308,7 @@ class Engine:
 
     def evaluate(self, board: PositionLike) -> int:
         """The static evaluation (no search) in centipawns for the side to move."""
-        position, _ = _position_and_history(board)
-        return self._engine.evaluate(position)
+        return self._engine.evaluate(to_position(board))
 
     def option(self, name: str) -> int:
         """The value of an option. Raises ``ValueError`` for an unknown name."""

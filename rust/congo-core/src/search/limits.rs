@@ -4,6 +4,7 @@ use core::fmt;
 use std::time::{Duration, Instant};
 
 use super::score::MAX_PLY;
+use crate::bounds::Shown;
 
 /// The deepest iteration a search runs (the rest of [`MAX_PLY`] is room for quiescence and extensions).
 pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 28;
@@ -11,6 +12,9 @@ pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 28;
 /// The longest time limit accepted, in seconds (about 31 years: "unlimited" in practice, and far from
 /// the range where `Duration` arithmetic could overflow).
 pub const MAX_TIME_SECONDS: f64 = 1e9;
+
+/// The largest node limit accepted.
+pub const MAX_NODES: u64 = u64::MAX;
 
 /// What ends a search. Several limits may be combined: the first one reached ends it. With none, the
 /// search runs until it is stopped or reaches [`MAX_DEPTH`].
@@ -24,19 +28,19 @@ pub struct Limits {
     pub time: Option<Duration>,
 }
 
-/// Why a limit is not acceptable.
+/// Why a limit is not acceptable (the value as given: a binding passes bigger integers saturated).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum LimitError {
-    Depth(i64),
-    Nodes(i64),
+    Depth(i128),
+    Nodes(i128),
     Time(f64),
 }
 
 impl fmt::Display for LimitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            LimitError::Depth(d) => write!(f, "depth must be an integer from 1 to {MAX_DEPTH}, got {d}"),
-            LimitError::Nodes(n) => write!(f, "nodes must be a positive integer, got {n}"),
+            LimitError::Depth(d) => write!(f, "depth must be from 1 to {MAX_DEPTH}, got {}", Shown(d)),
+            LimitError::Nodes(n) => write!(f, "nodes must be from 1 to {MAX_NODES}, got {}", Shown(n)),
             LimitError::Time(t) => {
                 write!(f, "time must be a positive, finite number of seconds (at most {MAX_TIME_SECONDS:e}), got {t}")
             }
@@ -68,10 +72,11 @@ impl Limits {
     }
 
     /// Checked limits from loosely typed values (as a binding receives them): depth `1..=MAX_DEPTH`,
-    /// nodes ≥ 1, time a finite number of seconds > 0.
+    /// nodes `1..=MAX_NODES`, time a finite number of seconds in `(0, MAX_TIME_SECONDS]`. The one
+    /// place these ranges are checked.
     pub fn checked(
-        depth: Option<i64>,
-        nodes: Option<i64>,
+        depth: Option<i128>,
+        nodes: Option<i128>,
         seconds: Option<f64>,
     ) -> Result<Limits, LimitError> {
         let depth = depth
@@ -98,7 +103,7 @@ impl Limits {
     pub fn validate(&self) -> Result<(), LimitError> {
         if let Some(d) = self.depth {
             if !(1..=MAX_DEPTH).contains(&d) {
-                return Err(LimitError::Depth(i64::from(d)));
+                return Err(LimitError::Depth(i128::from(d)));
             }
         }
         if self.nodes == Some(0) {
@@ -160,7 +165,12 @@ mod tests {
         assert_eq!(Limits::checked(Some(5), None, None), Ok(Limits::depth(5)));
         assert_eq!(Limits::checked(Some(0), None, None), Err(LimitError::Depth(0)));
         assert_eq!(Limits::checked(Some(-3), None, None), Err(LimitError::Depth(-3)));
-        assert!(Limits::checked(Some(i64::from(MAX_DEPTH) + 1), None, None).is_err());
+        assert!(Limits::checked(Some(i128::from(MAX_DEPTH) + 1), None, None).is_err());
+        assert_eq!(Limits::checked(None, Some(i128::MAX), None), Err(LimitError::Nodes(i128::MAX)));
+        assert_eq!(
+            LimitError::Nodes(i128::MAX).to_string(),
+            format!("nodes must be from 1 to {MAX_NODES}, got 2**127 or more")
+        );
         assert_eq!(Limits::checked(None, Some(0), None), Err(LimitError::Nodes(0)));
         assert_eq!(Limits::checked(None, Some(1000), None), Ok(Limits::nodes(1000)));
         for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e300] {
