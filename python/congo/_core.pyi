@@ -10,6 +10,8 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_FULLMOVE",
     "MAX_HASH_MB",
+    "MAX_MATE",
+    "MAX_MULTIPV",
     "MAX_NODES",
     "MAX_PERFT_DEPTH",
     "MAX_PIECES_PER_COLOR",
@@ -31,10 +33,12 @@ __all__ = [
     "SearchInfo",
     "__version__",
     "check_limits",
+    "check_multipv",
     "divide",
     "parse_san",
     "perft",
     "random_playouts",
+    "run_uci",
     "san",
     "san_line",
 ]
@@ -50,6 +54,8 @@ MAX_NODES: Final[int]
 MAX_TIME: Final[float]
 MAX_THREADS: Final[int]
 MAX_HASH_MB: Final[int]
+MAX_MATE: Final[int]
+MAX_MULTIPV: Final[int]
 
 class InvalidFenError(ValueError): ...
 class InvalidPositionError(ValueError): ...
@@ -140,7 +146,17 @@ class History:
     @staticmethod
     def decode(root: str, tokens: str) -> tuple[History, Position]: ...
 
-def check_limits(depth: int | None = None, nodes: int | None = None, time: float | None = None) -> None: ...
+def check_multipv(multipv: int) -> None: ...
+def check_limits(
+    depth: int | None = None,
+    nodes: int | None = None,
+    time: float | None = None,
+    *,
+    mate: int | None = None,
+    remaining: float | None = None,
+    increment: float | None = None,
+    moves_to_go: int | None = None,
+) -> None: ...
 def perft(position: Position, depth: int, *, bulk: bool = True) -> int: ...
 def divide(position: Position, depth: int) -> dict[str, int]: ...
 def san(position: Position, mv: Move) -> str: ...
@@ -171,6 +187,14 @@ class SearchInfo:
     def hashfull(self) -> int: ...
     @property
     def outcome(self) -> Outcome | None: ...
+    @property
+    def multipv(self) -> int: ...
+    @property
+    def bound(self) -> str: ...
+    @property
+    def ponder(self) -> Move | None: ...
+    @property
+    def lines(self) -> list[tuple[int | None, int | None, list[Move]]]: ...
 
 @final
 class Engine:
@@ -192,8 +216,23 @@ class Engine:
         nodes: int | None = None,
         time: float | None = None,
         callback: Callable[[SearchInfo], object] | None = None,
+        *,
+        mate: int | None = None,
+        remaining: float | None = None,
+        increment: float | None = None,
+        moves_to_go: int | None = None,
+        multipv: int | None = None,
+        root_moves: list[Move] | None = None,
+        ponder: bool = False,
+        prepared: bool = False,
     ) -> SearchInfo: ...
     def stop(self) -> None: ...
+    def prepare(self, ponder: bool = False) -> None: ...
+    def ponderhit(self) -> None: ...
+    @property
+    def move_overhead(self) -> float: ...
+    @move_overhead.setter
+    def move_overhead(self, seconds: float) -> None: ...
     def clear(self) -> None: ...
     def evaluate(self, position: Position) -> int: ...
     def get_option(self, name: str) -> int: ...
@@ -233,3 +272,4 @@ class PlayoutStats:
 def random_playouts(
     position: Position, games: int, *, seed: int | None = None, max_plies: int | None = None
 ) -> PlayoutStats: ...
+def run_uci() -> None: ...

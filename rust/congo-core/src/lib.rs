@@ -34,6 +34,7 @@ pub mod san;
 pub mod search;
 pub mod square;
 pub mod tables;
+pub mod uci;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;

@@ -10,8 +10,9 @@
 
 use std::sync::mpsc;
 use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::time::Duration;
 
-use congo_core::search::{self, Engine, Limits, SearchInfo, StopHandle};
+use congo_core::search::{self, Bound as ScoreBound, Engine, Limits, SearchInfo, SearchOptions, StopHandle};
 use congo_core::Move;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -51,6 +52,25 @@ pub struct PySearchInfo {
     hashfull: u32,
     /// Why there is no move: the finished game's `Outcome`, else `None`.
     outcome: Option<Py<PyAny>>,
+    /// The line's number, from 1 (`MultiPV`).
+    multipv: u32,
+    /// `"exact"`, or `"lower"` / `"upper"` for a score outside an aspiration window.
+    bound: &'static str,
+    /// The expected reply to ponder on (results only).
+    ponder: Option<Py<PyMove>>,
+    /// Every line of a result, best first, as `(cp, mate, pv)` (results only).
+    lines: Vec<PyLine>,
+}
+
+/// One line of a result: centipawns or mate, and the moves.
+type PyLine = (Option<i32>, Option<i32>, Vec<Py<PyMove>>);
+
+fn bound_name(bound: ScoreBound) -> &'static str {
+    match bound {
+        ScoreBound::Exact => "exact",
+        ScoreBound::Lower => "lower",
+        ScoreBound::Upper => "upper",
+    }
 }
 
 fn moves_to_python(py: Python<'_>, moves: &[Move]) -> PyResult<Vec<Py<PyMove>>> {
@@ -72,6 +92,10 @@ impl PySearchInfo {
             nps: info.nps(),
             hashfull: info.hashfull,
             outcome: None,
+            multipv: info.multipv,
+            bound: bound_name(info.bound),
+            ponder: None,
+            lines: Vec::new(),
         })
     }
 
@@ -88,6 +112,14 @@ impl PySearchInfo {
             nps: result.nps(),
             hashfull: 0,
             outcome: result.outcome.map(|o| pytypes::outcome(py, o)).transpose()?,
+            multipv: 1,
+            bound: bound_name(ScoreBound::Exact),
+            ponder: result.ponder.map(|m| PyMove::object(py, m.path)).transpose()?,
+            lines: result
+                .lines
+                .iter()
+                .map(|line| Ok((line.score.cp(), line.score.mate(), moves_to_python(py, &line.pv)?)))
+                .collect::<PyResult<_>>()?,
         })
     }
 }
@@ -118,28 +150,51 @@ impl PyEngine {
 }
 
 /// Search limits as Python passes them, checked by the core (the one place their ranges live).
+#[allow(clippy::too_many_arguments)]
 fn limits(
     depth: Option<&Bound<'_, PyAny>>,
     nodes: Option<&Bound<'_, PyAny>>,
     time: Option<&Bound<'_, PyAny>>,
+    mate: Option<&Bound<'_, PyAny>>,
+    remaining: Option<&Bound<'_, PyAny>>,
+    increment: Option<&Bound<'_, PyAny>>,
+    moves_to_go: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Limits> {
-    Limits::checked(
-        depth.map(|d| convert::int(d, "depth")).transpose()?,
-        nodes.map(|n| convert::int(n, "nodes")).transpose()?,
-        time.map(|t| convert::seconds(t, "time")).transpose()?,
-    )
-    .map_err(|e| PyValueError::new_err(e.to_string()))
+    let int = |value: Option<&Bound<'_, PyAny>>, name| value.map(|v| convert::int(v, name)).transpose();
+    let seconds =
+        |value: Option<&Bound<'_, PyAny>>, name| value.map(|v| convert::seconds(v, name)).transpose();
+    let (mate, moves_to_go) = (int(mate, "mate")?, int(moves_to_go, "remaining_moves")?);
+    let (remaining, increment) = (seconds(remaining, "a clock")?, seconds(increment, "an increment")?);
+    Limits::checked(int(depth, "depth")?, int(nodes, "nodes")?, seconds(time, "time")?)
+        .and_then(|limits| limits.with_checked(mate, remaining, increment, moves_to_go))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// Checks search limits: `TypeError` for a value of the wrong type, `ValueError` out of range.
 #[pyfunction]
-#[pyo3(signature = (depth = None, nodes = None, time = None))]
+#[pyo3(signature = (depth = None, nodes = None, time = None, *, mate = None, remaining = None, increment = None, moves_to_go = None))]
+#[allow(clippy::too_many_arguments)]
 pub fn check_limits(
     depth: Option<&Bound<'_, PyAny>>,
     nodes: Option<&Bound<'_, PyAny>>,
     time: Option<&Bound<'_, PyAny>>,
+    mate: Option<&Bound<'_, PyAny>>,
+    remaining: Option<&Bound<'_, PyAny>>,
+    increment: Option<&Bound<'_, PyAny>>,
+    moves_to_go: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
-    limits(depth, nodes, time).map(|_| ())
+    limits(depth, nodes, time, mate, remaining, increment, moves_to_go).map(|_| ())
+}
+
+/// A number of lines, checked: `1..=MAX_MULTIPV`.
+fn multipv_count(multipv: &Bound<'_, PyAny>) -> PyResult<usize> {
+    Ok(convert::ranged(multipv, "multipv", 1, search::MAX_MULTIPV as u64)? as usize)
+}
+
+/// Checks a number of lines: `TypeError` for a non-int, `ValueError` outside `1..=MAX_MULTIPV`.
+#[pyfunction]
+pub fn check_multipv(multipv: &Bound<'_, PyAny>) -> PyResult<()> {
+    multipv_count(multipv).map(|_| ())
 }
 
 /// Waits (without the GIL) for the search to end: hands each completed iteration to the callback
@@ -230,11 +285,18 @@ impl PyEngine {
     }
 
     /// Searches `position` on a thread of its own, with the GIL released. `history`: the moves of the
-    /// game that led to it (a board's `History`), for repetitions. `callback(info)` runs on this thread after each completed iteration; if it
-    /// raises, the search stops and the exception propagates. Ctrl-C stops the search and raises
-    /// `KeyboardInterrupt`. Raises `ValueError` for bad limits and `RuntimeError` if this engine is
-    /// already searching.
-    #[pyo3(signature = (position, history = None, depth = None, nodes = None, time = None, callback = None))]
+    /// game that led to it (a board's `History`), for repetitions. `callback(info)` runs on this
+    /// thread for each line after each completed iteration; if it raises, the search stops and the
+    /// exception propagates. Ctrl-C stops the search and raises `KeyboardInterrupt`. `remaining`,
+    /// `increment` and `moves_to_go`: the side to move's game clock (seconds). `root_moves`: search
+    /// only these. `ponder`: no deadline until `ponderhit()`. `prepared`: the search was
+    /// prepared with `prepare()` (a `stop()` since then is kept). Raises `ValueError` for bad
+    /// limits and `RuntimeError` if this engine is already searching.
+    #[pyo3(signature = (
+        position, history = None, depth = None, nodes = None, time = None, callback = None, *,
+        mate = None, remaining = None, increment = None, moves_to_go = None, multipv = None,
+        root_moves = None, ponder = false, prepared = false
+    ))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
@@ -245,8 +307,22 @@ impl PyEngine {
         nodes: Option<&Bound<'_, PyAny>>,
         time: Option<&Bound<'_, PyAny>>,
         callback: Option<Py<PyAny>>,
+        mate: Option<&Bound<'_, PyAny>>,
+        remaining: Option<&Bound<'_, PyAny>>,
+        increment: Option<&Bound<'_, PyAny>>,
+        moves_to_go: Option<&Bound<'_, PyAny>>,
+        multipv: Option<&Bound<'_, PyAny>>,
+        root_moves: Option<Vec<PyRef<'_, PyMove>>>,
+        ponder: bool,
+        prepared: bool,
     ) -> PyResult<PySearchInfo> {
-        let limits = limits(depth, nodes, time)?;
+        let limits = limits(depth, nodes, time, mate, remaining, increment, moves_to_go)?;
+        let multipv = multipv.map(multipv_count).transpose()?.unwrap_or(1);
+        let options = SearchOptions {
+            multipv,
+            root_moves: root_moves.map(|moves| moves.iter().map(|m| m.path).collect()),
+            ponder,
+        };
         let pos = position.get().inner;
         let history = history.map(|h| h.borrow().inner.search_keys(&pos)).unwrap_or_default();
         let mut guard = self.lock()?;
@@ -258,9 +334,14 @@ impl PyEngine {
                 let searcher = std::thread::Builder::new().name("congo-search".to_owned()).spawn_scoped(
                     scope,
                     move || {
-                        engine.search(&pos, &history, &limits, &mut |info| {
+                        let mut on_iteration = |info: &SearchInfo| {
                             let _ = sender.send(info.clone());
-                        })
+                        };
+                        if prepared {
+                            engine.search_prepared(&pos, &history, &limits, &options, &mut on_iteration)
+                        } else {
+                            engine.search_with(&pos, &history, &limits, &options, &mut on_iteration)
+                        }
                     },
                 );
                 let searcher = match searcher {
@@ -288,6 +369,37 @@ impl PyEngine {
     /// the best move found so far. Does nothing when no search is running.
     fn stop(&self) {
         self.stop.stop();
+    }
+
+    /// Prepares the next `search(..., prepared=True)`: clears an earlier stop and sets whether it
+    /// ponders, so that a `stop()` sent before that search starts (from another thread) holds.
+    #[pyo3(signature = (ponder = false))]
+    fn prepare(&self, ponder: bool) {
+        self.stop.prepare(ponder);
+    }
+
+    /// Tells a pondering search that its move was played: its deadlines start now.
+    fn ponderhit(&self) {
+        self.stop.ponderhit();
+    }
+
+    /// Seconds set aside per move on a game clock for latency outside the search.
+    #[getter]
+    fn move_overhead(&self) -> PyResult<f64> {
+        Ok(self.lock()?.move_overhead().as_secs_f64())
+    }
+
+    #[setter]
+    fn set_move_overhead(&self, seconds: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seconds = convert::seconds(seconds, "move_overhead")?;
+        let limit = search::MAX_MOVE_OVERHEAD.as_secs_f64();
+        if !(0.0..=limit).contains(&seconds) {
+            return Err(PyValueError::new_err(format!(
+                "move_overhead must be from 0 to {limit} seconds, got {seconds}"
+            )));
+        }
+        self.lock()?.set_move_overhead(Duration::from_secs_f64(seconds));
+        Ok(())
     }
 
     /// Forgets the transposition table and move-ordering statistics (as for a new game). Raises

@@ -19,6 +19,7 @@ mod position;
 mod pytypes;
 mod san;
 mod signals;
+mod uci;
 
 use congo_core::{self as core, search};
 use pyo3::prelude::*;
@@ -43,6 +44,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bulk::divide, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(engine::check_limits, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::check_multipv, m)?)?;
     m.add("InvalidFenError", py.get_type::<InvalidFenError>())?;
     m.add("InvalidPositionError", py.get_type::<InvalidPositionError>())?;
     m.add("InvalidMoveError", py.get_type::<InvalidMoveError>())?;
@@ -51,6 +53,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(san::san, m)?)?;
     m.add_function(wrap_pyfunction!(san::parse_san, m)?)?;
     m.add_function(wrap_pyfunction!(san::san_line, m)?)?;
+    m.add_function(wrap_pyfunction!(uci::run_uci, m)?)?;
     m.add("STARTING_FEN", core::STARTING_FEN)?;
     m.add("STARTING_BOARD_FEN", core::STARTING_BOARD_FEN)?;
     // The core's limits, the one definition of each.
@@ -62,6 +65,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_TIME", search::MAX_TIME_SECONDS)?;
     m.add("MAX_THREADS", search::MAX_THREADS)?;
     m.add("MAX_HASH_MB", search::MAX_HASH_MB)?;
+    m.add("MAX_MATE", search::MAX_MATE)?;
+    m.add("MAX_MULTIPV", search::MAX_MULTIPV)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
