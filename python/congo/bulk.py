@@ -7,6 +7,7 @@ generator); :func:`random_playouts` plays whole random games (for Monte Carlo bo
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 from congo import _core
 from congo._core import PlayoutStats
@@ -26,10 +27,20 @@ def perft(fen_or_board: PositionLike, depth: int, *, bulk: bool = True) -> int:
     return _core.perft(to_position(fen_or_board), depth, bulk=bulk)
 
 
-def divide(fen_or_board: PositionLike, depth: int) -> dict[str, int]:
-    """Perft split by first move: ``{move string: leaf count}``, sorted by move string. Raises like
-    :func:`perft`."""
-    return _core.divide(to_position(fen_or_board), depth)
+def divide(
+    fen_or_board: PositionLike,
+    depth: int,
+    *,
+    bulk: bool = True,
+    callback: Callable[[str, int], object] | None = None,
+) -> dict[str, int]:
+    """Perft split by first move: ``{move string: leaf count}``, sorted by move string.
+    ``callback(move string, leaf count)``, if given, is called as each first move's count is done
+    (in generation order: for progress); if it raises, the count stops and the exception
+    propagates. Raises like :func:`perft`."""
+    if callback is not None and not callable(callback):
+        raise TypeError(f"callback must be callable, got {type(callback).__name__}")
+    return _core.divide(to_position(fen_or_board), depth, bulk=bulk, callback=callback)
 
 
 def random_playouts(

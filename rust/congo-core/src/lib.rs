@@ -47,7 +47,8 @@ pub use moves::{Move, MoveList, Path, PathError};
 pub use notation::{parse_move, MoveSyntaxError};
 pub use outcome::{Outcome, Termination};
 pub use perft::{
-    divide, divide_interruptible, perft, perft_full, perft_full_interruptible, perft_interruptible,
+    divide, divide_each, divide_interruptible, perft, perft_full, perft_full_interruptible,
+    perft_interruptible,
 };
 pub use piece::{Color, Piece, Role};
 pub use playout::{random_playouts, random_playouts_interruptible, PlayoutStats};

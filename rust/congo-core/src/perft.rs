@@ -121,16 +121,32 @@ pub fn divide_interruptible(
     depth: u32,
     interrupt: impl Interrupt,
 ) -> Result<Vec<(Move, u64)>, Interrupted> {
+    divide_each(pos, depth, true, interrupt, &mut |_, _| {})
+}
+
+/// Perft split by the first move, with `on_move(move, leaves)` called as each first move's count
+/// is done (for progress), in generation order. `bulk`: count the last ply without making its moves
+/// (as [`perft`]), else make every leaf (as [`perft_full`]).
+pub fn divide_each(
+    pos: &Position,
+    depth: u32,
+    bulk: bool,
+    interrupt: impl Interrupt,
+    on_move: &mut dyn FnMut(&Move, u64),
+) -> Result<Vec<(Move, u64)>, Interrupted> {
     if depth == 0 {
         return Ok(Vec::new());
     }
     let mut walk = Walk { lists: Vec::new(), ticker: Ticker::new(interrupt) };
     let mut split = Vec::new();
     for m in pos.legal_moves() {
-        let nodes = walk.count(&pos.play_unchecked(&m), depth - 1, 0);
+        let child = pos.play_unchecked(&m);
+        let nodes =
+            if bulk { walk.count(&child, depth - 1, 0) } else { full(&child, depth - 1, &mut walk.ticker) };
         if walk.ticker.tick(nodes.max(1)) {
             return Err(Interrupted);
         }
+        on_move(&m, nodes);
         split.push((m, nodes));
     }
     Ok(split)
@@ -155,6 +171,9 @@ mod tests {
             divide_interruptible(&start, 3, &go).map(|s| s.iter().map(|(_, n)| n).sum()),
             Ok(14_332u64)
         );
+        let mut seen = 0;
+        let full = divide_each(&start, 3, false, &go, &mut |_, _| seen += 1).unwrap();
+        assert_eq!((seen, full.iter().map(|(_, n)| n).sum::<u64>()), (24, 14_332));
     }
 
     #[test]

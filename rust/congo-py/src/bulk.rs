@@ -1,13 +1,15 @@
 //! The bulk calls: perft, divide and random playouts, each one crossing into Rust with the GIL
 //! released and answering Ctrl-C (see `signals.rs`).
 
-use congo_core::{self as core, MAX_PERFT_DEPTH};
+use std::cell::RefCell;
+
+use congo_core::{self as core, Interrupt, MAX_PERFT_DEPTH};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyType};
 
 use crate::convert;
 use crate::position::PyPosition;
-use crate::signals::interruptible;
+use crate::signals::{interruptible, Signals};
 
 fn perft_depth(depth: &Bound<'_, PyAny>) -> PyResult<u32> {
     convert::ranged(depth, "depth", 0, MAX_PERFT_DEPTH)
@@ -35,14 +37,37 @@ pub fn perft(
 }
 
 /// Perft split by first move: `{move string: leaf count}`, sorted by move string; GIL released.
+/// `callback(move string, leaf count)` runs as each first move is done, in generation order; if it
+/// raises, the count stops and the exception propagates.
 #[pyfunction]
+#[pyo3(signature = (position, depth, *, bulk = true, callback = None))]
 pub fn divide<'py>(
     py: Python<'py>,
     position: &Bound<'_, PyPosition>,
     depth: &Bound<'_, PyAny>,
+    bulk: bool,
+    callback: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let callback = callback.map(|c| c.clone().unbind());
     let (pos, depth) = (position.get().inner, perft_depth(depth)?);
-    let split = interruptible(py, |signals| core::divide_interruptible(&pos, depth, signals))?;
+    let split = interruptible(py, |signals| {
+        // A callback's exception stops the count as a signal's does.
+        let failure: RefCell<Option<PyErr>> = RefCell::new(None);
+        let mut on_move = |m: &core::Move, nodes: u64| {
+            let Some(callback) = callback.as_ref() else { return };
+            if failure.borrow().is_none() {
+                if let Err(error) = Python::attach(|py| callback.call1(py, (m.uci(), nodes)).map(drop)) {
+                    *failure.borrow_mut() = Some(error);
+                }
+            }
+        };
+        let interrupt = StopOnFailure { signals: &mut *signals, failure: &failure };
+        let result = core::divide_each(&pos, depth, bulk, interrupt, &mut on_move);
+        if let Some(error) = failure.into_inner() {
+            signals.fail(error);
+        }
+        result
+    })?;
     let mut split: Vec<(String, u64)> = split.into_iter().map(|(m, n)| (m.uci(), n)).collect();
     split.sort_unstable();
     let dict = PyDict::new(py);
@@ -50,6 +75,18 @@ pub fn divide<'py>(
         dict.set_item(uci, n)?;
     }
     Ok(dict)
+}
+
+/// Stops a count when a signal handler or a callback has raised.
+struct StopOnFailure<'a> {
+    signals: &'a mut Signals,
+    failure: &'a RefCell<Option<PyErr>>,
+}
+
+impl Interrupt for StopOnFailure<'_> {
+    fn should_stop(&mut self) -> bool {
+        self.failure.borrow().is_some() || (&mut *self.signals).should_stop()
+    }
 }
 
 /// What a batch of random playouts came to: frozen, hashable, picklable; two tallies add up.
@@ -107,6 +144,11 @@ impl PlayoutStats {
             plies: sum(this.plies, other.plies)?,
         };
         Ok(Py::new(py, total)?.into_any())
+    }
+
+    /// `other + self`: the same sum (so that `sum()` starting from 0 works).
+    fn __radd__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        PlayoutStats::__add__(slf, other)
     }
 
     fn __repr__(&self) -> String {

@@ -79,7 +79,11 @@ impl PyHistory {
         Ok(match keep {
             None => self.clone(),
             Some(keep) => {
-                let keep = convert::ranged(keep, "stack", 0, u64::MAX)?;
+                // Any count beyond the history keeps all of it, as a slice would.
+                let keep = convert::int(keep, "stack")?;
+                if keep < 0 {
+                    return Err(PyValueError::new_err(format!("stack must be non-negative, got {keep}")));
+                }
                 PyHistory { inner: self.inner.tail(usize::try_from(keep).unwrap_or(usize::MAX)) }
             }
         })

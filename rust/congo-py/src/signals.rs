@@ -39,6 +39,11 @@ impl Signals {
         self.error.is_some()
     }
 
+    /// Stops the work with an exception (from a callback), unless one is already kept.
+    pub fn fail(&mut self, error: PyErr) {
+        self.error.get_or_insert(error);
+    }
+
     /// The work's result, or the exception that stopped it.
     pub fn finish<T>(self, result: Result<T, Interrupted>) -> PyResult<T> {
         match (result, self.error) {
