@@ -76,4 +76,13 @@ impl<I: Interrupt> Ticker<I> {
     pub(crate) fn stopped(&self) -> bool {
         self.stopped
     }
+
+    /// `value`, unless the work was stopped before it was complete.
+    pub(crate) fn result<T>(&self, value: T) -> Result<T, Interrupted> {
+        if self.stopped {
+            Err(Interrupted)
+        } else {
+            Ok(value)
+        }
+    }
 }

@@ -24,11 +24,7 @@ pub fn perft_interruptible(
 ) -> Result<u64, Interrupted> {
     let mut walk = Walk { lists: Vec::new(), ticker: Ticker::new(interrupt) };
     let nodes = walk.count(pos, depth, 0);
-    if walk.ticker.stopped() {
-        Err(Interrupted)
-    } else {
-        Ok(nodes)
-    }
+    walk.ticker.result(nodes)
 }
 
 /// One perft walk: a reusable move list per interior ply (so that the walk allocates nothing once
@@ -81,11 +77,7 @@ pub fn perft_full_interruptible(
 ) -> Result<u64, Interrupted> {
     let mut ticker = Ticker::new(interrupt);
     let nodes = full(pos, depth, &mut ticker);
-    if ticker.stopped() {
-        Err(Interrupted)
-    } else {
-        Ok(nodes)
-    }
+    ticker.result(nodes)
 }
 
 fn full<I: Interrupt>(pos: &Position, depth: u32, ticker: &mut Ticker<I>) -> u64 {
@@ -93,19 +85,25 @@ fn full<I: Interrupt>(pos: &Position, depth: u32, ticker: &mut Ticker<I>) -> u64
         return 1;
     }
     let mut nodes = 0;
+    if depth == 1 {
+        // The leaves: made one by one, then counted to the interrupt at once (a counter kept in
+        // memory and touched per leaf would cost a store per move).
+        pos.for_each_move(&mut |m| {
+            let mut next = *pos;
+            next.play_in_place(&m);
+            nodes += 1;
+            core::hint::black_box(&next);
+        });
+        ticker.tick(nodes);
+        return nodes;
+    }
     pos.for_each_move(&mut |m| {
         if ticker.stopped() {
             return;
         }
         let mut next = *pos;
         next.play_in_place(&m);
-        nodes += if depth == 1 {
-            ticker.tick(1);
-            1
-        } else {
-            full(&next, depth - 1, ticker)
-        };
-        core::hint::black_box(&next);
+        nodes += full(&next, depth - 1, ticker);
     });
     nodes
 }

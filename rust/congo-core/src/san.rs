@@ -77,12 +77,26 @@ pub fn san(position: &Position, path: &Path) -> Result<String, IllegalMoveError>
     Ok(san_of(position, &position.find_move(path)?))
 }
 
-/// The SAN of a move generated for this position.
-pub fn san_of(position: &Position, m: &Move) -> String {
-    let mut out = String::with_capacity(8);
+/// A move's text starts with its piece's letter (none for a pawn), in SAN and LAN alike.
+fn with_piece_letter(m: &Move) -> String {
+    let mut out = String::with_capacity(12);
     if m.role != Role::Pawn {
         out.push(m.role.upper_char());
     }
+    out
+}
+
+/// A move that wins (it captures the enemy lion or leaves the opponent without a legal move) is
+/// marked `#`, in SAN and LAN alike.
+fn mark_win(out: &mut String, position: &Position, m: &Move) {
+    if !position.play_unchecked(m).has_legal_moves() {
+        out.push('#');
+    }
+}
+
+/// The SAN of a move generated for this position.
+pub fn san_of(position: &Position, m: &Move) -> String {
+    let mut out = with_piece_letter(m);
 
     // The other legal moves this text could otherwise stand for: same piece type, same landing squares.
     let mut shares_file = false;
@@ -127,10 +141,7 @@ pub fn san_of(position: &Position, m: &Move) -> String {
         out.push(f as char);
         out.push(r as char);
     }
-    if !position.play_unchecked(m).has_legal_moves() {
-        // Either the enemy lion was captured or the opponent has no legal move: the mover has won.
-        out.push('#');
-    }
+    mark_win(&mut out, position, m);
     out
 }
 
@@ -143,10 +154,7 @@ pub fn lan(position: &Position, path: &Path) -> Result<String, IllegalMoveError>
 
 /// The long algebraic form of a move generated for this position (see [`lan`]).
 pub fn lan_of(position: &Position, m: &Move) -> String {
-    let mut out = String::with_capacity(8);
-    if m.role != Role::Pawn {
-        out.push(m.role.upper_char());
-    }
+    let mut out = with_piece_letter(m);
     let separator = if m.is_capture() { 'x' } else { '-' };
     for (i, sq) in m.path.squares().enumerate() {
         if i > 0 {
@@ -156,9 +164,7 @@ pub fn lan_of(position: &Position, m: &Move) -> String {
         out.push(f as char);
         out.push(r as char);
     }
-    if !position.play_unchecked(m).has_legal_moves() {
-        out.push('#');
-    }
+    mark_win(&mut out, position, m);
     out
 }
 

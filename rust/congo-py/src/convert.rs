@@ -54,28 +54,33 @@ pub fn seconds(value: &Bound<'_, PyAny>, name: &str) -> PyResult<f64> {
     Ok(value.extract::<f64>().unwrap_or(if n < 0 { f64::NEG_INFINITY } else { f64::INFINITY }))
 }
 
+/// A small int argument (not a bool): `TypeError` for anything else, then `valid` or `ValueError`
+/// with `out_of_range`'s message.
+fn small_int<T>(
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    valid: impl FnOnce(u8) -> Option<T>,
+    out_of_range: impl FnOnce(i128) -> String,
+) -> PyResult<T> {
+    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!("{what}, got {}", type_name(value))));
+    }
+    let n = int(value, what)?;
+    u8::try_from(n).ok().and_then(valid).ok_or_else(|| PyValueError::new_err(out_of_range(n)))
+}
+
 /// A square given as a Python int, checked to be on the board.
 pub fn square(value: &Bound<'_, PyAny>) -> PyResult<Square> {
-    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
-        return Err(PyTypeError::new_err(format!("a square is an int in 0..48, got {}", type_name(value))));
-    }
-    let index = int(value, "square")?;
-    u8::try_from(index)
-        .ok()
-        .and_then(Square::new)
-        .ok_or_else(|| PyValueError::new_err(format!("square {index} is off the board (squares are 0..48)")))
+    small_int(value, "a square is an int in 0..48", Square::new, |n| {
+        format!("square {n} is off the board (squares are 0..48)")
+    })
 }
 
 /// A piece type, `PAWN` (1) … `LION` (8).
 pub fn role(value: &Bound<'_, PyAny>) -> PyResult<Role> {
-    if value.is_instance_of::<PyBool>() || !value.is_instance_of::<PyInt>() {
-        return Err(PyTypeError::new_err(format!("a piece type is an int, got {}", type_name(value))));
-    }
-    let n = int(value, "piece type")?;
-    u8::try_from(n)
-        .ok()
-        .and_then(Role::from_number)
-        .ok_or_else(|| PyValueError::new_err(format!("piece type {n} is not one of PAWN (1) ... LION (8)")))
+    small_int(value, "a piece type is an int", Role::from_number, |n| {
+        format!("piece type {n} is not one of PAWN (1) ... LION (8)")
+    })
 }
 
 /// A colour: `WHITE` (`True`) or `BLACK` (`False`); the ints 1 and 0 too, as python-chess code

@@ -174,8 +174,7 @@ impl PyPosition {
     ) -> PyResult<Bound<'py, PyList>> {
         let mut moves = core::MoveList::new();
         self.inner.generate_moves(&mut moves);
-        filter(&mut moves, from_mask, to_mask)?;
-        PyPosition::move_list(py, &moves)
+        filtered(py, moves, from_mask, to_mask)
     }
 
     /// The legal captures (every monkey chain among them), optionally filtered like `legal_moves`.
@@ -188,8 +187,7 @@ impl PyPosition {
     ) -> PyResult<Bound<'py, PyList>> {
         let mut moves = core::MoveList::new();
         self.inner.for_each_capture(&mut |m| moves.push(m));
-        filter(&mut moves, from_mask, to_mask)?;
-        PyPosition::move_list(py, &moves)
+        filtered(py, moves, from_mask, to_mask)
     }
 
     /// The number of legal moves, counted without building them.
@@ -306,16 +304,17 @@ impl PyPosition {
     }
 }
 
-/// Keeps the moves from a square of `from_mask` whose final landing square is in `to_mask`.
-fn filter(
-    moves: &mut core::MoveList,
+/// The moves from a square of `from_mask` whose final landing square is in `to_mask`, as `Move`s.
+fn filtered<'py>(
+    py: Python<'py>,
+    mut moves: core::MoveList,
     from_mask: Option<&Bound<'_, PyAny>>,
     to_mask: Option<&Bound<'_, PyAny>>,
-) -> PyResult<()> {
+) -> PyResult<Bound<'py, PyList>> {
     let from = from_mask.map(|m| convert::mask(m, "from_mask")).transpose()?.unwrap_or(Bitboard::FULL);
     let to = to_mask.map(|m| convert::mask(m, "to_mask")).transpose()?.unwrap_or(Bitboard::FULL);
     if from != Bitboard::FULL || to != Bitboard::FULL {
         moves.retain(|m| from.contains(m.from()) && to.contains(m.to()));
     }
-    Ok(())
+    PyPosition::move_list(py, &moves)
 }
