@@ -29,9 +29,11 @@ from congo._core import (
     Position,
     __version__,
 )
+from congo.analysis import analyse_many
 from congo.board import Board
 from congo.bulk import divide, perft, random_playouts
 from congo.engine import Engine, EngineOption, Limit, Score, SearchInfo, SearchResult
+from congo.learning import encode
 from congo.outcome import Outcome, Termination
 from congo.pieces import (
     BLACK,
@@ -242,7 +244,9 @@ __all__ = [
     "SquareSet",
     "Termination",
     "__version__",
+    "analyse_many",
     "divide",
+    "encode",
     "flip_anti_diagonal",
     "flip_diagonal",
     "flip_horizontal",

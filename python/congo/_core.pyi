@@ -1,7 +1,7 @@
 """Type stubs for the Rust extension ``congo._core`` (hand-written; checked by ``mypy.stubtest``)."""
 
 from collections.abc import Iterable, Iterator
-from typing import Callable, Final, final
+from typing import Any, Callable, Final, final
 
 from congo.outcome import Outcome
 from congo.pieces import Piece
@@ -17,10 +17,16 @@ __all__ = [
     "MAX_PIECES_PER_COLOR",
     "MAX_THREADS",
     "MAX_TIME",
+    "NUM_ACTIONS",
+    "NUM_PLANES",
+    "PLANE_NAMES",
+    "PLANE_SIZE",
     "STARTING_BOARD_FEN",
     "STARTING_FEN",
+    "STOP_ACTION",
     "AmbiguousMoveError",
     "Engine",
+    "Game",
     "History",
     "IllegalMoveError",
     "InvalidFenError",
@@ -30,17 +36,27 @@ __all__ = [
     "Move",
     "PlayoutStats",
     "Position",
+    "Record",
+    "RecordScanner",
     "SearchInfo",
+    "StopFlag",
     "__version__",
+    "action_leg",
     "check_limits",
     "check_multipv",
     "divide",
+    "encode_positions",
+    "flip_action",
+    "leg_action",
+    "mirror_action",
+    "mirror_files",
     "parse_san",
     "perft",
     "random_playouts",
     "run_uci",
     "san",
     "san_line",
+    "selfplay_game",
 ]
 
 __version__: Final[str]
@@ -274,4 +290,105 @@ class PlayoutStats:
 def random_playouts(
     position: Position, games: int, *, seed: int | None = None, max_plies: int | None = None
 ) -> PlayoutStats: ...
+
+# Game records (congo.pgn reads through these; see rust/congo-py/src/pgn.rs).
+
+_RecordError = tuple[int, int, str]
+
+@final
+class RecordScanner:
+    def __new__(cls) -> RecordScanner: ...
+    def feed(self, line: str) -> bool: ...
+    def read(self, handle: object) -> Record | None: ...
+    def take(self) -> Record: ...
+    def finish(self) -> Record | None: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def has_game(self) -> bool: ...
+
+@final
+class Record:
+    @property
+    def first_line(self) -> int: ...
+    def tags(self) -> tuple[list[tuple[str, str]], list[_RecordError]]: ...
+    def parse(
+        self,
+    ) -> tuple[list[tuple[str, str]], list[Move | int | str], str | None, list[_RecordError], bool]: ...
+
 def run_uci() -> None: ...
+
+# -- learning (congo.learning) ------------------------------------------------------------------
+
+NUM_PLANES: int
+PLANE_SIZE: int
+NUM_ACTIONS: int
+STOP_ACTION: int
+PLANE_NAMES: tuple[str, ...]
+
+def encode_positions(
+    positions: Iterable[Position],
+    repetitions: bytes | None = None,
+    *,
+    mirror: bool = False,
+    side_to_move: bool = False,
+    threads: int = 0,
+) -> bytearray: ...
+def mirror_files(position: Position) -> Position: ...
+def mirror_action(action: int) -> int: ...
+def flip_action(action: int) -> int: ...
+def action_leg(action: int) -> tuple[int, int] | None: ...
+def leg_action(from_square: int, to_square: int) -> int: ...
+def selfplay_game(
+    position: Position,
+    seed: int,
+    *,
+    nodes: int,
+    opening_plies: int,
+    max_plies: int,
+    hash_mb: int = 16,
+    stop: StopFlag | None = None,
+) -> dict[str, Any] | None: ...
+
+@final
+class StopFlag:
+    def __new__(cls) -> StopFlag: ...
+    def set(self) -> None: ...
+    def is_set(self) -> bool: ...
+    def clear(self) -> None: ...
+
+@final
+class Game:
+    def __new__(cls, position: Position | None = None, max_plies: int = 300) -> Game: ...
+    @property
+    def position(self) -> Position: ...
+    @property
+    def start(self) -> Position: ...
+    @property
+    def turn(self) -> bool: ...
+    @property
+    def plies(self) -> int: ...
+    @property
+    def max_plies(self) -> int: ...
+    @property
+    def chain(self) -> list[int] | None: ...
+    @property
+    def repetitions(self) -> int: ...
+    @property
+    def end(self) -> str | None: ...
+    @property
+    def winner(self) -> bool | None: ...
+    def is_over(self) -> bool: ...
+    def legal_actions(self) -> list[int]: ...
+    def action_mask(self, *, side_to_move: bool = False) -> bytearray: ...
+    def observation(self, *, side_to_move: bool = False) -> bytearray: ...
+    def apply(self, action: int) -> bool: ...
+    def actions_of(self, mv: Move) -> list[int]: ...
+    def push(self, mv: Move) -> None: ...
+    def legal_moves(self) -> list[Move]: ...
+    def move_stack(self) -> list[Move]: ...
+    def actions(self) -> list[int]: ...
+    def copy(self) -> Game: ...
+    def __copy__(self) -> Game: ...
+    def __deepcopy__(self, memo: object, /) -> Game: ...
+    def __reduce__(self) -> tuple[Any, tuple[str, int, list[int]]]: ...

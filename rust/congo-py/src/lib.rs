@@ -13,8 +13,10 @@ mod convert;
 mod engine;
 mod errors;
 mod history;
+mod learn;
 mod legal_moves;
 mod moves;
+mod pgn;
 mod position;
 mod pytypes;
 mod san;
@@ -40,6 +42,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<legal_moves::LegalMoveGenerator>()?;
     m.add_class::<bulk::PlayoutStats>()?;
     m.add_class::<history::PyHistory>()?;
+    m.add_class::<pgn::PyRecordScanner>()?;
+    m.add_class::<pgn::PyRecord>()?;
     m.add_function(wrap_pyfunction!(bulk::perft, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::divide, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::random_playouts, m)?)?;
@@ -68,5 +72,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_MATE", search::MAX_MATE)?;
     m.add("MAX_MULTIPV", search::MAX_MULTIPV)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    learn::register(m)?;
     Ok(())
 }
