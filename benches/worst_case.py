@@ -95,22 +95,15 @@ def measure(fen: str, repeat: int, depth_one: bool) -> dict[str, object]:
         "perft 2 (ms)": median_ms(max(1, repeat // 4), lambda: congo.perft(fen, 2)),
         "SVG (ms)": median_ms(repeat, lambda: str(congo.svg.board(board))),
     }
-    for threads in (1, 2):
-        threads_text = f"{threads} thread{'s' if threads > 1 else ''}"
-        found = limited_search_times_ms(board, threads, repeat)
-        figures[f"0.1 s search, {threads_text}: returned after, median / worst (ms)"] = (
-            statistics.median(found),
-            max(found),
-        )
-        overrun = max(0.0, max(found) - TIME_LIMIT * 1000)
-        figures[f"0.1 s search, {threads_text}: worst overrun (ms)"] = overrun
-    for threads in (1, 2):
-        threads_text = f"{threads} thread{'s' if threads > 1 else ''}"
-        latencies = stop_latencies_ms(board, threads, repeat)
-        figures[f"stop() to search returning, {threads_text}: median / worst (ms)"] = (
-            statistics.median(latencies),
-            max(latencies),
-        )
+    searches = {threads: limited_search_times_ms(board, threads, repeat) for threads in (1, 2)}
+    stops = {threads: stop_latencies_ms(board, threads, repeat) for threads in (1, 2)}
+    for threads, found in searches.items():
+        label = f"0.1 s search, {threads} thread{'s' if threads > 1 else ''}"
+        figures[f"{label}: returned after, median / worst (ms)"] = (statistics.median(found), max(found))
+        figures[f"{label}: worst overrun (ms)"] = max(0.0, max(found) - TIME_LIMIT * 1000)
+    for threads, latencies in stops.items():
+        label = f"stop() to search returning, {threads} thread{'s' if threads > 1 else ''}"
+        figures[f"{label}: median / worst (ms)"] = (statistics.median(latencies), max(latencies))
     if depth_one:
         engine = congo.Engine(hash_mb=16)
         result = engine.search(board, congo.Limit(depth=1))
