@@ -30,8 +30,9 @@ sys.path.insert(0, str(ROOT))
 
 from tests.packaging_support import cargo_version, metadata_problems  # noqa: E402  (the rules tests hold too)
 
-# Tracked files that belong to the repository's CI, not to a source release.
-NOT_IN_SDIST = (".ci/", ".github/", ".gitignore", ".gitattributes")
+# Tracked files that belong to the repository's CI or to git, not to a source release.
+NOT_IN_SDIST = (".ci/", ".github/")
+GIT_FILES = (".gitignore", ".gitattributes")
 BUILT_OR_CACHED = re.compile(
     r"(^|/)(target|\.venv|__pycache__|\.git|\.pytest_cache|dist|build)/|\.(so|pyd|pyc)$"
 )
@@ -72,7 +73,13 @@ def check_sdist(path: Path, version: str) -> list[str]:
         ]
         print(f"  {path.name}: not a git checkout, checking only the files the build needs")
     else:
-        required = [name for name in tracked if not name.startswith(NOT_IN_SDIST) and (ROOT / name).exists()]
+        required = [
+            name
+            for name in tracked
+            if not name.startswith(NOT_IN_SDIST)
+            and Path(name).name not in GIT_FILES
+            and (ROOT / name).exists()
+        ]
     problems += [f"{path.name}: lacks {name}" for name in required if name not in members]
     description = str(metadata.get_payload())
     problems += [f"{path.name}: {problem}" for problem in metadata_problems(metadata, version, description)]

@@ -98,19 +98,21 @@ impl From<PositionError> for ParseFenError {
 
 /// Parses the placement field alone.
 pub fn parse_board(placement: &str) -> Result<Board, FenError> {
-    let ranks: Vec<&str> = placement.split('/').collect();
-    if ranks.len() != 7 {
-        return Err(FenError::WrongRankCount { found: ranks.len() });
+    let found = placement.split('/').count();
+    if found != 7 {
+        return Err(FenError::WrongRankCount { found });
     }
     let mut board = Board::empty();
-    for (i, text) in ranks.iter().enumerate() {
+    for (i, text) in placement.split('/').enumerate() {
         let rank = 6 - i as u8;
         let mut file = 0usize;
         for ch in text.chars() {
             if let Some(n) = ch.to_digit(10).filter(|n| (1..=7).contains(n)) {
                 file += n as usize;
             } else if let Some(piece) = Piece::from_char(ch) {
-                if let Some(sq) = Square::from_coords(file as u8, rank) {
+                // A rank that runs past 255 squares must not wrap around onto a placed piece: it is
+                // an error once the rank is read, and nothing beyond the seventh square is placed.
+                if let Some(sq) = u8::try_from(file).ok().and_then(|file| Square::from_coords(file, rank)) {
                     board.put(sq, piece);
                 }
                 file += 1;
@@ -127,13 +129,11 @@ pub fn parse_board(placement: &str) -> Result<Board, FenError> {
 
 /// Parses a position string without checking that the position is valid.
 pub fn parse_setup(fen: &str) -> Result<Setup, FenError> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let (placement, turn, fullmove) = match fields.as_slice() {
-        [] => return Err(FenError::Empty),
-        [p] => (*p, None, None),
-        [p, t] => (*p, Some(*t), None),
-        [p, t, n] => (*p, Some(*t), Some(*n)),
-        _ => return Err(FenError::TooManyFields { found: fields.len() }),
+    let mut fields = fen.split_whitespace();
+    let (placement, turn, fullmove) = match (fields.next(), fields.next(), fields.next(), fields.next()) {
+        (None, ..) => return Err(FenError::Empty),
+        (Some(p), t, n, None) => (p, t, n),
+        (Some(_), ..) => return Err(FenError::TooManyFields { found: fen.split_whitespace().count() }),
     };
     let board = parse_board(placement)?;
     let turn = match turn {
