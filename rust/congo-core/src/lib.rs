@@ -31,6 +31,7 @@ pub mod san;
 pub mod search;
 pub mod square;
 pub mod tables;
+pub mod tablebase;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
