@@ -38,6 +38,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             println!("total {:.2} s", start.elapsed().as_secs_f64());
         }
+        ["simple", dir, rest @ ..] => {
+            let men = rest.first().map_or(Ok(4), |s| s.parse())?;
+            let threads = rest.get(1).map_or(Ok(2), |s| s.parse())?;
+            let options = GenerateOptions { men, threads, force: true, tables: Vec::new() };
+            let start = std::time::Instant::now();
+            let reports = congo_core::tablebase::simple::generate(dir.as_ref(), &options, &mut |_| true)?;
+            println!("{} tables in {:.2} s", reports.len(), start.elapsed().as_secs_f64());
+        }
+        ["verify", dir, rest @ ..] => {
+            let men = rest.first().map_or(Ok(4), |s| s.parse())?;
+            let threads = rest.get(1).map_or(Ok(2), |s| s.parse())?;
+            let options = congo_core::tablebase::VerifyOptions { men, threads, tables: Vec::new() };
+            let start = std::time::Instant::now();
+            let reports = congo_core::tablebase::verify(dir.as_ref(), &options, &mut |_| true)?;
+            let wrong: u64 = reports.iter().map(|r| r.wrong).sum();
+            for r in reports.iter().filter(|r| r.wrong > 0) {
+                println!("{} wrong {} {:?}", r.material, r.wrong, r.errors);
+            }
+            println!("{} tables verified, {wrong} wrong, in {:.2} s", reports.len(), start.elapsed().as_secs_f64());
+        }
         ["probe", dir, fen] => {
             let tb = Tablebase::open(dir)?;
             let pos = Position::from_fen(fen)?;
