@@ -25,7 +25,7 @@ from typing import Callable, Optional, Protocol, TypeVar
 
 import congo
 from tests.oracle import Position, move_string, parse_move
-from tests.oracle.fen import board_fen, validate_board
+from tests.oracle.fen import MAX_PIECES_PER_COLOR, board_fen, validate_board
 from tests.oracle.geometry import BLACK_CASTLE, STEP, WHITE_CASTLE, square
 from tests.oracle.pieces import Board, Path, is_monkey_jump, jumped_squares
 
@@ -102,8 +102,14 @@ class _Layout:
         return self.board[sq] is None and sq not in self.reserved
 
     def place(self, sq: int, piece: str) -> bool:
-        """Put ``piece`` on a free square; a pawn on its promotion rank becomes a superpawn."""
+        """Put ``piece`` on a free square; a pawn on its promotion rank becomes a superpawn. Refused
+        once the piece's colour has 14 pieces (RULES §9, decision A21); lions are placed first."""
         if not self.free(sq):
+            return False
+        same_colour = sum(
+            1 for other in self.board if other is not None and other.isupper() == piece.isupper()
+        )
+        if same_colour >= MAX_PIECES_PER_COLOR:
             return False
         if (piece == "P" and sq >= 42) or (piece == "p" and sq < 7):
             piece = "S" if piece == "P" else "s"
@@ -203,8 +209,9 @@ def _random_piece(chooser: Chooser, white: bool) -> str:
 
 def _place_boxed(chooser: Chooser, layout: _Layout, white_to_move: bool) -> None:
     """The side to move has only its lion and monkeys, hemmed in: the lion's castle neighbours hold
-    its own monkeys and every square within two of them holds an enemy piece, so it usually has no
-    legal move (RULES §8: it loses); a hole is left now and then, so that it has one or two."""
+    its own monkeys and every square within two of them holds an enemy piece, up to the 14 pieces a
+    colour may have, so it has few legal moves. (A box with no legal move at all needs more pieces
+    than RULES §9 allows; the core's unit tests check that rule on an unchecked setup.)"""
     own_castle = WHITE_CASTLE_SQUARES if white_to_move else BLACK_CASTLE_SQUARES
     other_castle = BLACK_CASTLE_SQUARES if white_to_move else WHITE_CASTLE_SQUARES
     lion = pick(chooser, own_castle)

@@ -155,7 +155,8 @@ def test_generated_positions(fen: str) -> None:
         ("7/4l2/7/4c2/7/2p4/1M1L3 w 1", ["b1d3f5d7"]),  # §10 monkey anchor: jumps the lion
         ("3l3/7/7/7/7/7/3L3 w 1", ["d1d7"]),  # facing capture on the file
         ("3l3/7/7/7/7/7/2L4 w 0", ["c1c2", "d7d6", "c2c3"]),  # bare lions; move number 0 (RULES §9)
-        ("3l3/7/7/pppppp1/1eeeee1/eeMMee1/1eLMee1 w 1", []),  # no legal move: White loses
+        # at the piece limit (RULES §9, A21): monkey chains through a crowd
+        ("2Ml2M/Mpp1e1M/2p1pM1/MMpeeeM/4p2/Mpp1eMM/2ML1M1 w 1", ["f1d3b1b3d5b5b7d5d3", "d7e7"]),
         ("3L3/7/7/7/7/7/7 b 3", []),  # Black's lion already captured
     ],
 )

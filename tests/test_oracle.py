@@ -558,14 +558,18 @@ def test_no_legal_moves_loses() -> None:
     """§8: both lions present and no legal move: the side to move loses (no stalemate).
 
     White: lion c1 boxed in by its own monkeys c2 d1 d2; each monkey is surrounded and every
-    square beyond an adjacent enemy is occupied or off the board.
+    square beyond an adjacent enemy is occupied or off the board. The box needs more enemy pieces
+    than §9 allows (decision A21: at most 14 of each colour), so no valid position has a side
+    without a move; the rule is checked on an unvalidated board.
     """
-    position = pos(NO_MOVES_FEN)
+    with pytest.raises(ValueError, match="Black has 19 pieces"):
+        pos(NO_MOVES_FEN)
+    position = Position.from_fen(NO_MOVES_FEN, validate=False)
     assert position.legal_moves() == []
     assert position.outcome() == ("NO_LEGAL_MOVES", False)
     assert perft(position, 1) == 0
     # one square freed behind an enemy (f1) gives the d1 monkey a jump over e1
-    freed = pos(NO_MOVES_FEN.replace("1eLMee1", "1eLMe2"))
+    freed = Position.from_fen(NO_MOVES_FEN.replace("1eLMee1", "1eLMe2"), validate=False)
     assert freed.legal_moves() == ["d1f1"]
     assert freed.outcome() is None
 
@@ -636,6 +640,10 @@ INVALID_FENS = [
     ("7/7/3L3/7/3l3/7/7 w 1", "outside its castle"),  # lions in the wrong castles
     ("P2l3/7/7/7/7/7/3L3 w 1", "White pawn on rank 7"),
     ("3l3/7/7/7/7/7/p2L3 w 1", "Black pawn on rank 1"),
+    # §9, decision A21: at most 14 pieces of each colour, the lion included.
+    ("gmelecz/ppppppp/p6/7/7/PPPPPPP/GMELECZ w 1", "Black has 15 pieces"),
+    ("gmelecz/ppppppp/7/7/P6/PPPPPPP/GMELECZ w 1", "White has 15 pieces"),
+    ("3l3/eeeeeee/1e1e1e1/eeeeeee/1e1e1e1/eeeeeee/Me1L1e1 w 1", "Black has 30 pieces"),
     ("3l3/7/7/7/7/7/3L3/7 w 1", "expected 7 ranks"),
     ("3l2/7/7/7/7/7/3L3 w 1", "rank 7 has 6 squares"),
     ("3l3/8/7/7/7/7/3L3 w 1", "invalid character '8'"),

@@ -161,16 +161,37 @@ def cmd_match(args: argparse.Namespace) -> int:
     and the Elo difference with its 95 % error bar.
 
     Players: engine[:key=value,...] (keys: time, depth, nodes, threads, hash, and any engine option
-    from `congo options`), alphabeta[:depth=N] (material only), greedy, random."""
+    from `congo options`), alphabeta[:depth=N] (material only), greedy, random, and
+    uci:COMMAND LINE (any engine speaking the protocol of docs/protocol.md, e.g. "uci:congo uci"),
+    or uci[key=value,...]:COMMAND LINE with a per-move limit (time, depth, nodes) and engine options.
+    With --tc the games are played on a clock; a side that runs out of time, or an outside engine
+    that answers an illegal move or dies, loses. Ctrl-C stops the match, prints the standings and
+    saves the finished games."""
     from congo import match
 
+    games: int = args.games
+    if games > match.MAX_GAMES:
+        raise ValueError(f"--games must be at most {match.MAX_GAMES:,}, got {games:,}")
     first = match.parse_player(args.first)
     second = match.parse_player(args.second)
-    games: int = args.games
+    time_control = None if args.tc is None else match.TimeControl.parse(args.tc)
+    # Check that the records can be written before playing: a bad path is a one-line error now,
+    # not a lost match later.
+    save = None
+    if args.save:
+        try:
+            save = open(args.save, "w", encoding="utf-8")  # noqa: SIM115 - written game by game
+        except OSError as error:
+            raise ValueError(f"cannot write the games to {args.save}: {error.strerror or error}") from None
     interactive = sys.stderr.isatty()
     step = max(1, games // 10)
+    event = f"{first[0]} vs {second[0]}"
 
     def on_game(result: match.MatchResult, game: match.GameRecord) -> None:
+        if save is not None:  # every finished game is on disk at once
+            save.write(game.record(event=event))
+            save.write("\n\n")
+            save.flush()
         text = (
             f"+{result.wins} ={result.draws} -{result.losses}  "
             f"{100 * result.score:.1f}%  (last: {game.white} vs {game.black} {game.result()})"
@@ -181,16 +202,24 @@ def cmd_match(args: argparse.Namespace) -> int:
             print(_progress_bar(result.played, games, text), file=sys.stderr, flush=True)
 
     start = time.perf_counter()
-    result = match.run_match(
-        first,
-        second,
-        games=games,
-        opening_plies=args.opening_plies,
-        seed=args.seed,
-        max_plies=args.max_plies,
-        concurrency=args.concurrency,
-        on_game=on_game,
-    )
+    interrupted = False
+    try:
+        result = match.run_match(
+            first,
+            second,
+            games=games,
+            opening_plies=args.opening_plies,
+            seed=args.seed,
+            max_plies=args.max_plies,
+            concurrency=args.concurrency,
+            time_control=time_control,
+            on_game=on_game,
+        )
+    except match.MatchInterrupted as stopped:
+        result, interrupted = stopped.result, True
+    finally:
+        if save is not None:
+            save.close()
     if interactive:
         _progress(sys.stderr, "")
     elapsed = time.perf_counter() - start
@@ -198,12 +227,23 @@ def cmd_match(args: argparse.Namespace) -> int:
     for game in result.games:
         name = game.outcome.termination.name.lower()
         terminations[name] = terminations.get(name, 0) + 1
+    if interrupted:
+        print(f"interrupted after {result.played} of {games} games")
     print(result.summary())
     print("endings: " + ", ".join(f"{name} {count}" for name, count in sorted(terminations.items())))
     print(f"time {elapsed:.1f} s")
     if args.save:
-        match.write_records(args.save, result.games, event=f"{result.first} vs {result.second}")
-        print(f"games saved to {args.save}")
+        # In game order (they were written in order of completion).
+        match.write_records(args.save, result.games, event=event)
+        print(f"{len(result.games)} games saved to {args.save}")
+    return 130 if interrupted else 0
+
+
+def cmd_uci(args: argparse.Namespace) -> int:
+    """Runs the engine over stdin/stdout in the UCI dialect for Congo of docs/protocol.md, for GUIs,
+    match runners and bots in any language. Type `uci`, then e.g. `position startpos` and
+    `go movetime 1000`; `quit` ends it."""
+    _core.run_uci()
     return 0
 
 
@@ -277,8 +317,20 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument(
         "--concurrency", type=_positive_int, default=1, help="games played at once (default: 1)"
     )
+    match.add_argument(
+        "--tc",
+        metavar="TC",
+        help="play on a clock: BASE+INC seconds (e.g. 10+0.1) or MOVES/BASE+INC; default: per-move limits",
+    )
     match.add_argument("--save", metavar="FILE", help="write the games to FILE as PGN-style records")
     match.set_defaults(func=cmd_match)
+
+    uci = commands.add_parser(
+        "uci",
+        help="run the engine over stdin/stdout (UCI dialect, docs/protocol.md)",
+        description=cmd_uci.__doc__,
+    )
+    uci.set_defaults(func=cmd_uci)
 
     options = commands.add_parser(
         "options", help="list the engine's options and their defaults", description=cmd_options.__doc__
@@ -299,6 +351,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:  # bad FEN, bad move, bad limit: one line, no traceback
         print(f"congo {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except (OSError, congo.engine.EngineError) as error:  # e.g. an outside engine that cannot start
+        print(f"congo {args.command}: error: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

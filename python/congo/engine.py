@@ -11,33 +11,62 @@ The search runs in Rust with the GIL released: other Python threads keep running
 engines can search at once from different threads. :meth:`Engine.stop` ends a running search from
 any thread. With one thread and a depth or node limit, a fresh (or :meth:`Engine.clear`-ed) engine
 gives the same result every time.
+
+python-chess's engine vocabulary works too: :meth:`Engine.analyse` returns an :data:`InfoDict` (or a
+list of them with ``multipv=N``) whose ``score`` is a :class:`PovScore`, :meth:`Engine.play` a
+:class:`PlayResult`, and :class:`Limit` takes game clocks. :class:`SimpleEngine` drives any engine
+that speaks the protocol of ``docs/protocol.md`` (``congo uci`` or another program) the same way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import queue
 import threading
-from collections.abc import Iterator, Mapping
-from typing import Callable, Union
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Callable, Union, overload
 
 from congo import _core
-from congo._core import Move, Position
+from congo._core import IllegalMoveError, Move, Position
+from congo._results import Cp, InfoDict, Mate, MateGiven, PlayResult, PovScore, Score
+from congo._uci_client import (
+    AnalysisResult,
+    BestMove,
+    EngineError,
+    EngineTerminatedError,
+    Option,
+    SimpleEngine,
+)
 from congo.board import Board, Outcome, Termination
 
 __all__ = [
     "MAX_DEPTH",
     "MAX_HASH_MB",
+    "MAX_MATE",
+    "MAX_MULTIPV",
     "MAX_NODES",
     "MAX_THREADS",
     "MAX_TIME",
+    "AnalysisResult",
+    "BestMove",
+    "Cp",
     "Engine",
+    "EngineError",
     "EngineOption",
+    "EngineTerminatedError",
+    "InfoDict",
     "Limit",
+    "Mate",
+    "MateGiven",
+    "Option",
+    "PlayResult",
+    "PovScore",
     "Score",
     "SearchInfo",
     "SearchResult",
+    "SimpleEngine",
 ]
 
 MAX_DEPTH = 100
@@ -54,6 +83,12 @@ MAX_THREADS = 256
 
 MAX_HASH_MB = 2**20
 """The largest transposition table accepted, in MiB (1 TiB)."""
+
+MAX_MATE = 50
+"""The longest mate ``Limit(mate=...)`` may ask for, in own moves."""
+
+MAX_MULTIPV = 256
+"""The most lines ``multipv`` may ask for."""
 
 PositionLike = Union[Board, Position, str]
 
@@ -75,63 +110,74 @@ def _check_count(name: str, value: object, maximum: int | None = None) -> None:
         raise ValueError(f"{name} must be at most {maximum}, got {value}")
 
 
+def _check_seconds(name: str, value: object, *, minimum: float) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number of seconds or None, got {type(value).__name__}")
+    if not math.isfinite(value) or not minimum <= value <= MAX_TIME:
+        raise ValueError(
+            f"{name} must be a finite number of seconds from {minimum:g} to {MAX_TIME:g}, got {value!r}"
+        )
+
+
 @dataclasses.dataclass(frozen=True)
 class Limit:
-    """When a search stops: after the iteration of ``depth`` plies, after ``nodes`` nodes, or after
-    ``time`` seconds, whichever comes first. With no limit at all, the search runs until
-    :meth:`Engine.stop` is called (or it reaches :data:`MAX_DEPTH`).
+    """When a search stops, with python-chess's names: after the iteration of ``depth`` plies, after
+    ``nodes`` nodes, after ``time`` seconds, once a win in at most ``mate`` moves is found, or when the
+    time manager has spent its share of a game clock, whichever comes first. With no limit at all, the
+    search runs until :meth:`Engine.stop` is called (or it reaches :data:`MAX_DEPTH`).
 
-    Raises ``TypeError`` for a value of the wrong type (``depth`` and ``nodes`` are ints, ``time``
-    an int or float) and ``ValueError`` for one out of range (``depth`` 1 … :data:`MAX_DEPTH`,
-    ``nodes`` ≥ 1, ``time`` > 0 and finite).
+    The game clock: ``white_clock`` / ``black_clock`` are the seconds left (a negative value, a fallen
+    flag, counts as 0), ``white_inc`` / ``black_inc`` the seconds added after each move, and
+    ``remaining_moves`` the moves until the next time control (``None``: sudden death). Only the side
+    to move's clock matters to a search; the engine spends a share of it (see ``docs/engine.md``,
+    *Time management*) and never more than the time left minus its move overhead. ``mate`` alone
+    searches at most ``2 * mate + 10`` plies deep.
+
+    Raises ``TypeError`` for a value of the wrong type (``depth``, ``nodes``, ``mate`` and
+    ``remaining_moves`` are ints, times ints or floats) and ``ValueError`` for one out of range
+    (``depth`` 1 … :data:`MAX_DEPTH`, ``nodes`` ≥ 1, ``time`` > 0 and finite, ``mate`` 1 …
+    :data:`MAX_MATE`, increments ≥ 0, ``remaining_moves`` ≥ 1) or an increment without its clock.
     """
 
     depth: int | None = None
     nodes: int | None = None
     time: float | None = None
+    mate: int | None = None
+    white_clock: float | None = None
+    black_clock: float | None = None
+    white_inc: float | None = None
+    black_inc: float | None = None
+    remaining_moves: int | None = None
 
     def __post_init__(self) -> None:
         _check_count("depth", self.depth, MAX_DEPTH)
         _check_count("nodes", self.nodes, MAX_NODES)
+        _check_count("mate", self.mate, MAX_MATE)
+        _check_count("remaining_moves", self.remaining_moves, 2**31 - 1)
         time = self.time
         if time is not None:
             if isinstance(time, bool) or not isinstance(time, (int, float)):
                 raise TypeError(f"time must be a number of seconds or None, got {type(time).__name__}")
             if not math.isfinite(time) or time <= 0 or time > MAX_TIME:
                 raise ValueError(f"time must be a positive, finite number of seconds, got {time!r}")
+        _check_seconds("white_clock", self.white_clock, minimum=-MAX_TIME)
+        _check_seconds("black_clock", self.black_clock, minimum=-MAX_TIME)
+        _check_seconds("white_inc", self.white_inc, minimum=0)
+        _check_seconds("black_inc", self.black_inc, minimum=0)
+        for color in ("white", "black"):
+            if getattr(self, f"{color}_inc") is not None and getattr(self, f"{color}_clock") is None:
+                raise ValueError(f"{color}_inc needs {color}_clock (the time left on that clock)")
+        if self.remaining_moves is not None and self.white_clock is None and self.black_clock is None:
+            raise ValueError("remaining_moves needs a clock (white_clock or black_clock)")
 
-
-@dataclasses.dataclass(frozen=True)
-class Score:
-    """A search score from the side to move's point of view.
-
-    Either ``cp``, an evaluation in centipawns (a pawn is about 100), or ``mate``, a forced result:
-    the side to move wins with its ``mate``-th move (capturing the enemy lion, or leaving the opponent
-    without a legal move) when positive, and loses after the opponent's ``-mate``-th move when
-    negative. ``mate == 0`` means the side to move has already lost.
-    """
-
-    cp: int | None = None
-    mate: int | None = None
-
-    def is_mate(self) -> bool:
-        """Whether this is a forced result rather than an evaluation."""
-        return self.mate is not None
-
-    def score(self, *, mate_score: int = 100_000) -> int:
-        """The score as one int, a forced win in ``n`` counting as ``mate_score - n`` (and a loss as
-        its negation), so that scores of both kinds compare as they should."""
-        if self.mate is None:
-            return self.cp if self.cp is not None else 0
-        if self.mate > 0:
-            return mate_score - self.mate
-        return -mate_score - self.mate
-
-    def __str__(self) -> str:
-        """``+35`` / ``-120`` (centipawns), ``#3`` (wins with its 3rd move), ``#-2`` (loses)."""
-        if self.mate is not None:
-            return f"#{self.mate}"
-        return f"{self.cp if self.cp is not None else 0:+d}"
+    def _clock(self, turn: bool) -> tuple[float | None, float | None, int | None]:
+        """The side to move's clock as the core's search takes it: time left, increment, moves."""
+        remaining = self.white_clock if turn else self.black_clock
+        if remaining is None:
+            return None, None, None
+        return remaining, self.white_inc if turn else self.black_inc, self.remaining_moves
 
 
 def _score(info: _core.SearchInfo) -> Score:
@@ -140,7 +186,8 @@ def _score(info: _core.SearchInfo) -> Score:
 
 @dataclasses.dataclass(frozen=True)
 class SearchInfo:
-    """The state of a search after a completed iteration, as passed to a progress callback."""
+    """The state of a search after a completed iteration (one per line with ``multipv``), as passed
+    to a progress callback."""
 
     depth: int
     """The iteration's depth in plies."""
@@ -157,6 +204,11 @@ class SearchInfo:
     """Nodes per second."""
     hashfull: int
     """Transposition table use by this search, per mille."""
+    multipv: int = 1
+    """The line's rank, from 1 (the best)."""
+    bound: str = "exact"
+    """``"exact"``; ``"lower"`` or ``"upper"`` when the score fell outside the aspiration window of
+    an iteration still running (reported in searches longer than a second)."""
 
     @property
     def move(self) -> Move | None:
@@ -185,6 +237,8 @@ class SearchResult:
     seldepth: int = 0
     outcome: Outcome | None = None
     """Why there is no move: the finished game's outcome. ``None`` whenever there is a move."""
+    ponder: Move | None = None
+    """The reply the engine expects (the principal variation's second move, or the table's)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -241,7 +295,49 @@ def _info(info: _core.SearchInfo) -> SearchInfo:
         time=info.time,
         nps=info.nps,
         hashfull=info.hashfull,
+        multipv=info.multipv,
+        bound=info.bound,
     )
+
+
+def _root_moves(position: Position, root_moves: Iterable[Move] | None) -> list[Move] | None:
+    """The root moves to search, checked: legal here, at least one."""
+    if root_moves is None:
+        return None
+    moves = list(root_moves)
+    for move in moves:
+        if not isinstance(move, Move):
+            raise TypeError(f"root_moves must hold congo.Move values, got {type(move).__name__}")
+        if not position.is_legal(move):
+            raise IllegalMoveError(f"root move {move.uci()} is not legal in {position.fen()}")
+    if not moves:
+        raise ValueError("root_moves is empty: give at least one move, or None for all")
+    return moves
+
+
+def _check_multipv(multipv: object) -> int:
+    if isinstance(multipv, bool) or not isinstance(multipv, int):
+        raise TypeError(f"multipv must be an int, got {type(multipv).__name__}")
+    if not 1 <= multipv <= MAX_MULTIPV:
+        raise ValueError(f"multipv must be from 1 to {MAX_MULTIPV}, got {multipv}")
+    return multipv
+
+
+def _result_infos(found: _core.SearchInfo, turn: bool) -> list[InfoDict]:
+    """One :data:`InfoDict` per line of a finished search, best first."""
+    common: InfoDict = {
+        "depth": found.depth,
+        "seldepth": found.seldepth,
+        "nodes": found.nodes,
+        "nps": found.nps,
+        "time": found.time,
+    }
+    if not found.lines:  # a finished game: its score, no line
+        return [{**common, "score": PovScore(_score(found), turn), "pv": [], "multipv": 1}]
+    return [
+        {**common, "score": PovScore(Score(cp=cp, mate=mate), turn), "pv": list(pv), "multipv": rank}
+        for rank, (cp, mate, pv) in enumerate(found.lines, 1)
+    ]
 
 
 class Engine:
@@ -278,6 +374,7 @@ class Engine:
             pairs.append((name, value))
         self._engine = _core.Engine(threads, hash_mb, pairs)
         self._options = dict(pairs)
+        self._ponder: threading.Thread | None = None
 
     @property
     def threads(self) -> int:
@@ -289,30 +386,62 @@ class Engine:
         """The transposition table size in MiB."""
         return self._engine.hash_mb
 
+    def _search(
+        self,
+        board: PositionLike,
+        limit: Limit,
+        *,
+        callback: Callable[[SearchInfo], object] | None = None,
+        root_moves: Iterable[Move] | None = None,
+        multipv: int = 1,
+    ) -> _core.SearchInfo:
+        """The core's search, after the checks every search method shares."""
+        if not isinstance(limit, Limit):
+            raise TypeError(f"limit must be a congo.Limit, got {type(limit).__name__}")
+        if callback is not None and not callable(callback):
+            raise TypeError(f"callback must be callable, got {type(callback).__name__}")
+        multipv = _check_multipv(multipv)
+        position, history = _position_and_history(board)
+        roots = _root_moves(position, root_moves)
+        self._stop_pondering()
+        on_iteration = None if callback is None else (lambda info: callback(_info(info)))
+        remaining, increment, moves_to_go = limit._clock(position.turn)
+        return self._engine.search(
+            position,
+            history,
+            limit.depth,
+            limit.nodes,
+            limit.time,
+            on_iteration,
+            mate=limit.mate,
+            multipv=multipv,
+            root_moves=roots,
+            remaining=remaining,
+            increment=increment,
+            moves_to_go=moves_to_go,
+        )
+
     def search(
         self,
         board: PositionLike,
         limit: Limit,
         *,
         callback: Callable[[SearchInfo], object] | None = None,
+        root_moves: Iterable[Move] | None = None,
     ) -> SearchResult:
         """Searches a position (a :class:`~congo.Board`, whose move stack lets the search see
         repetitions, a :class:`~congo.Position` or a FEN) within ``limit``.
 
         ``callback``, if given, is called with a :class:`SearchInfo` after each completed iteration
         (on this thread); if it raises, the search stops and the exception propagates.
+        ``root_moves`` restricts the search to these moves (python-chess's name).
 
         A finished game gives a result with ``move=None`` and its ``outcome``. Raises ``TypeError``
-        for arguments of the wrong type, :class:`~congo.InvalidFenError` for a bad FEN, and
-        ``RuntimeError`` if this engine is already searching (use one engine per thread).
+        for arguments of the wrong type, :class:`~congo.InvalidFenError` for a bad FEN,
+        :class:`~congo.IllegalMoveError` for a root move that is not legal, and ``RuntimeError`` if
+        this engine is already searching (use one engine per thread).
         """
-        if not isinstance(limit, Limit):
-            raise TypeError(f"limit must be a congo.Limit, got {type(limit).__name__}")
-        if callback is not None and not callable(callback):
-            raise TypeError(f"callback must be callable, got {type(callback).__name__}")
-        position, history = _position_and_history(board)
-        on_iteration = None if callback is None else (lambda info: callback(_info(info)))
-        found = self._engine.search(position, history, limit.depth, limit.nodes, limit.time, on_iteration)
+        found = self._search(board, limit, callback=callback, root_moves=root_moves)
         return SearchResult(
             move=found.move,
             score=_score(found),
@@ -323,10 +452,118 @@ class Engine:
             nps=found.nps,
             seldepth=found.seldepth,
             outcome=_outcome(found.outcome),
+            ponder=found.ponder,
         )
 
-    def analysis(self, board: PositionLike, limit: Limit | None = None) -> Iterator[SearchInfo]:
-        """Searches in a background thread and yields a :class:`SearchInfo` per completed iteration.
+    @overload
+    def analyse(
+        self,
+        board: PositionLike,
+        limit: Limit,
+        *,
+        multipv: None = None,
+        root_moves: Iterable[Move] | None = None,
+    ) -> InfoDict: ...
+
+    @overload
+    def analyse(
+        self, board: PositionLike, limit: Limit, *, multipv: int, root_moves: Iterable[Move] | None = None
+    ) -> list[InfoDict]: ...
+
+    def analyse(
+        self,
+        board: PositionLike,
+        limit: Limit,
+        *,
+        multipv: int | None = None,
+        root_moves: Iterable[Move] | None = None,
+    ) -> InfoDict | list[InfoDict]:
+        """Searches like python-chess's ``engine.analyse``: the :data:`InfoDict` of the best line
+        (``score`` is a :class:`PovScore`, ``pv`` the line), or with ``multipv=N`` a list of the
+        ``N`` best lines, best first, each with its own exact score (fewer when there are fewer
+        legal moves). A finished game gives one info with its score (``Mate(0)`` lost, ``Cp(0)``
+        drawn) and an empty ``pv``. Raises like :meth:`search`."""
+        position, _ = _position_and_history(board)
+        found = self._search(board, limit, root_moves=root_moves, multipv=1 if multipv is None else multipv)
+        infos = _result_infos(found, position.turn)
+        return infos[0] if multipv is None else infos
+
+    def play(
+        self,
+        board: PositionLike,
+        limit: Limit,
+        *,
+        ponder: bool = False,
+        root_moves: Iterable[Move] | None = None,
+    ) -> PlayResult:
+        """Chooses a move like python-chess's ``engine.play``: a :class:`PlayResult` with ``move``,
+        the expected reply ``ponder`` and the best line's ``info``. With ``ponder=True`` the engine
+        goes on thinking in the background about the position after ``move`` and ``ponder`` (its
+        table keeps what it finds) until the next call on this engine, or :meth:`stop` /
+        :meth:`close`. Raises like :meth:`search`."""
+        position, _ = _position_and_history(board)
+        found = self._search(board, limit, root_moves=root_moves)
+        info = _result_infos(found, position.turn)[0]
+        if ponder and found.move is not None and found.ponder is not None:
+            self._start_pondering(position.push(found.move).push(found.ponder))
+        return PlayResult(found.move, found.ponder, info)
+
+    def _start_pondering(self, position: Position) -> None:
+        if position.outcome() is not None:
+            return
+        # Prepared here, searched there: a stop sent before the thread starts is not lost.
+        self._engine.prepare(ponder=True)
+
+        def ponder() -> None:
+            # Nothing to report an error to: pondering is best effort.
+            with contextlib.suppress(Exception):
+                self._engine.search(position, [], prepared=True, ponder=True)
+
+        self._ponder = threading.Thread(target=ponder, name="congo-ponder", daemon=True)
+        self._ponder.start()
+
+    def _stop_pondering(self) -> None:
+        thread, self._ponder = self._ponder, None
+        if thread is not None:
+            self._engine.stop()
+            thread.join()
+
+    def close(self) -> None:
+        """Stops pondering, if the engine is (the engine stays usable). Also :meth:`quit`, and the
+        end of a ``with`` block, as with python-chess's engines."""
+        self._stop_pondering()
+
+    quit = close
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    @property
+    def move_overhead(self) -> float:
+        """Seconds set aside per move on a game clock for what happens outside the search (the time
+        manager never plans to use them); default 0.03. Raises ``ValueError`` outside 0 … 60."""
+        return self._engine.move_overhead
+
+    @move_overhead.setter
+    def move_overhead(self, seconds: float) -> None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise TypeError(f"move_overhead must be a number of seconds, got {type(seconds).__name__}")
+        self._stop_pondering()
+        self._engine.move_overhead = float(seconds)
+
+    def analysis(
+        self,
+        board: PositionLike,
+        limit: Limit | None = None,
+        *,
+        multipv: int = 1,
+        root_moves: Iterable[Move] | None = None,
+    ) -> Iterator[SearchInfo]:
+        """Searches in a background thread and yields a :class:`SearchInfo` per completed iteration
+        (per line and iteration with ``multipv``).
 
         With no ``limit`` the search goes on until the loop ends: leaving the loop early (``break``,
         an exception, or closing the generator) stops the search. Raises like :meth:`search`.
@@ -334,13 +571,14 @@ class Engine:
         limit = Limit() if limit is None else limit
         if not isinstance(limit, Limit):
             raise TypeError(f"limit must be a congo.Limit, got {type(limit).__name__}")
+        _check_multipv(multipv)
         done = object()
         infos: queue.SimpleQueue[object] = queue.SimpleQueue()
         failure: list[BaseException] = []
 
         def run() -> None:
             try:
-                self.search(board, limit, callback=infos.put)
+                self._search(board, limit, callback=infos.put, root_moves=root_moves, multipv=multipv)
             except BaseException as error:  # handed to the consumer, re-raised there
                 failure.append(error)
             finally:
@@ -369,6 +607,7 @@ class Engine:
     def clear(self) -> None:
         """Forgets the transposition table and move-ordering statistics, as for a new game.
         Raises ``RuntimeError`` while a search is running."""
+        self._stop_pondering()
         self._engine.clear()
 
     def evaluate(self, board: PositionLike) -> int:

@@ -11,37 +11,65 @@ Players are described by short strings (see :func:`parse_player`)::
     alphabeta:depth=2            plain alpha-beta over material only, 2 plies
     greedy                       takes the most material now, else a random move
     random                       a random legal move
+    uci:congo uci                any engine speaking docs/protocol.md, started with this command line
+    uci[Hash=64,time=0.5]:./mybot   the same with options and a per-move limit
+
+Games may be played on a clock (:class:`TimeControl`, ``congo match --tc 10+0.1``): each side's
+time is measured around its moves, a side whose clock runs out loses on time, and an outside engine
+that answers an illegal move, no move, or dies, loses the game. Records carry each move's remaining
+clock (``[%clk]``) and, where the player reported one, its evaluation (``[%eval]``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import enum
 import math
 import random
+import shlex
 import threading
+import time
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Protocol
 
 from congo import pgn
 from congo._core import Move, Position
 from congo.board import Board, Outcome
-from congo.engine import Engine, Limit
+from congo.engine import (
+    Engine,
+    EngineError,
+    EngineTerminatedError,
+    Limit,
+    PlayResult,
+    Score,
+    SimpleEngine,
+)
 
 __all__ = [
+    "MAX_GAMES",
+    "Adjudicated",
+    "Adjudication",
     "AlphaBetaPlayer",
     "EnginePlayer",
     "GameRecord",
     "GreedyPlayer",
+    "MatchInterrupted",
     "MatchResult",
     "Player",
     "RandomPlayer",
+    "TimeControl",
+    "UciPlayer",
     "elo",
     "make_openings",
     "parse_player",
     "play_game",
+    "play_match_game",
     "run_match",
 ]
+
+MAX_GAMES = 1_000_000
+"""The most games one match may ask for (the openings are made up front)."""
 
 # Material values of the simple players (pawn, superpawn, monkey, giraffe, zebra, elephant, crocodile):
 # deliberately plain round numbers, independent of the engine's tuned weights.
@@ -50,7 +78,12 @@ _WIN = 1_000_000
 
 
 class Player(Protocol):
-    """Anything that picks a move for a board."""
+    """Anything that picks a move for a board.
+
+    A player may also have ``play(board, limit) -> PlayResult`` (used instead of ``choose``: it
+    receives the clock as a :class:`~congo.Limit` in timed games, ``None`` otherwise, and may report
+    its evaluation), ``abort()`` (end a move in progress from another thread, for Ctrl-C) and
+    ``close()`` (called after each game)."""
 
     name: str
 
@@ -153,7 +186,8 @@ class AlphaBetaPlayer:
 
 
 class EnginePlayer:
-    """The built-in engine with a per-move limit and options; its table is cleared between games."""
+    """The built-in engine with a per-move limit and options; its table is cleared between games. On
+    a clock it plays by the clock (its time manager) instead of the per-move limit."""
 
     def __init__(
         self,
@@ -174,8 +208,73 @@ class EnginePlayer:
             raise RuntimeError(f"the engine found no move in {board.fen()}")
         return move
 
+    def play(self, board: Board, limit: Limit | None) -> PlayResult:
+        """The engine's move and what it thinks of it, by the clock in ``limit`` if there is one."""
+        return self.engine.play(board, self.limit if limit is None else limit)
+
     def new_game(self) -> None:
         self.engine.clear()
+
+    def abort(self) -> None:
+        """Ends a search in progress at once (from another thread)."""
+        self.engine.stop()
+
+
+class UciPlayer:
+    """An engine in another process speaking the protocol of ``docs/protocol.md``, driven through
+    :class:`~congo.engine.SimpleEngine`. It is started in its own process group, so that Ctrl-C in
+    a terminal reaches the match runner only, and stopped by :meth:`close`."""
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        limit: Limit | None = None,
+        options: dict[str, str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        self.command = list(command)
+        self.name = name or "uci:" + shlex.join(self.command)
+        self.limit = limit or Limit(time=0.1)
+        self.options = dict(options or {})
+        self._engine: SimpleEngine | None = None
+        self._game = 0
+
+    def _started(self) -> SimpleEngine:
+        if self._engine is None:
+            engine = SimpleEngine.popen_uci(self.command, timeout=30.0, start_new_session=True)
+            try:
+                engine.configure(self.options)
+            except BaseException:
+                engine.quit()
+                raise
+            engine.timeout = 5.0
+            self._engine = engine
+        return self._engine
+
+    def choose(self, board: Board) -> Move:
+        move = self.play(board, None).move
+        if move is None:
+            raise EngineError(f"{self.name} answered no move in {board.fen()}")
+        return move
+
+    def play(self, board: Board, limit: Limit | None) -> PlayResult:
+        return self._started().play(board, self.limit if limit is None else limit, game=self._game)
+
+    def new_game(self) -> None:
+        # Started (and its options set) before the clock runs: starting a process takes a while.
+        self._game += 1
+        self._started()
+
+    def abort(self) -> None:
+        """Kills the engine process (a search waiting on it ends with an error)."""
+        if self._engine is not None:
+            self._engine.kill()
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.quit()
+            self._engine = None
 
 
 PlayerFactory = Callable[[int], Player]
@@ -196,13 +295,56 @@ def _parse_int(key: str, text: str) -> int:
         raise ValueError(f"{key}={text!r} is not an integer") from None
 
 
+def _parse_limit(settings: dict[str, str]) -> Limit:
+    """The per-move limit among ``settings`` (removed from them): ``time``, ``depth``, ``nodes``;
+    ``time=0.1`` when none is given."""
+    depth_text = settings.pop("depth", None)
+    nodes_text = settings.pop("nodes", None)
+    time_text = settings.pop("time", None)
+    if depth_text is None and nodes_text is None and time_text is None:
+        time_text = "0.1"
+    return Limit(
+        depth=None if depth_text is None else _parse_int("depth", depth_text),
+        nodes=None if nodes_text is None else _parse_int("nodes", nodes_text),
+        time=None if time_text is None else _parse_number("time", time_text),
+    )
+
+
+def _parse_uci_player(spec: str) -> tuple[str, PlayerFactory]:
+    """``uci:COMMAND LINE`` or ``uci[key=value,...]:COMMAND LINE``."""
+    head, _, command_line = spec.partition(":")
+    settings: dict[str, str] = {}
+    if head != "uci":
+        if not (head.startswith("uci[") and head.endswith("]")):
+            raise ValueError(f"expected uci:COMMAND or uci[key=value,...]:COMMAND, got {spec!r}")
+        for item in filter(None, (part.strip() for part in head[4:-1].split(","))):
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise ValueError(f"expected key=value in player {spec!r}, got {item!r}")
+            settings[key.strip()] = value.strip()
+    try:
+        command = shlex.split(command_line)
+    except ValueError as error:
+        raise ValueError(f"cannot split the command line of {spec!r}: {error}") from None
+    if not command:
+        raise ValueError(f"player {spec!r} has no command line: expected uci:COMMAND")
+    limit = _parse_limit(settings)
+    name = "uci:" + command_line.strip()
+    return name, lambda seed: UciPlayer(command, limit=limit, options=settings, name=name)
+
+
 def parse_player(spec: str) -> tuple[str, PlayerFactory]:
     """A player description (see the module docs) as a display name and a factory.
 
     ``engine:`` takes ``time``, ``depth``, ``nodes`` (the per-move limit; default ``time=0.1``),
-    ``threads``, ``hash`` and any engine option (``congo.Engine.option_info()``). Raises
-    ``ValueError`` for an unknown player, key or value.
+    ``threads``, ``hash`` and any engine option (``congo.Engine.option_info()``). ``uci:`` is
+    followed by the command line of an engine speaking ``docs/protocol.md``; ``uci[...]`` takes the
+    per-move limit keys and any option the engine announces (sent with ``setoption``). On a clock
+    (``time_control`` of :func:`run_match`) engines play by the clock instead of their per-move
+    limit. Raises ``ValueError`` for an unknown player, key or value.
     """
+    if spec.strip().startswith("uci:") or spec.strip().startswith("uci["):
+        return _parse_uci_player(spec.strip())
     kind, _, rest = spec.strip().partition(":")
     settings: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
@@ -222,16 +364,7 @@ def parse_player(spec: str) -> tuple[str, PlayerFactory]:
         AlphaBetaPlayer(plies)  # validates
         return f"alphabeta:depth={plies}", lambda seed: AlphaBetaPlayer(plies, seed)
     if kind == "engine":
-        depth_text = settings.pop("depth", None)
-        nodes_text = settings.pop("nodes", None)
-        time_text = settings.pop("time", None)
-        if depth_text is None and nodes_text is None and time_text is None:
-            time_text = "0.1"
-        limit = Limit(
-            depth=None if depth_text is None else _parse_int("depth", depth_text),
-            nodes=None if nodes_text is None else _parse_int("nodes", nodes_text),
-            time=None if time_text is None else _parse_number("time", time_text),
-        )
+        limit = _parse_limit(settings)
         threads = _parse_int("threads", settings.pop("threads", "1"))
         hash_mb = _parse_int("hash", settings.pop("hash", "16"))
         options = {key: _parse_int(key, value) for key, value in settings.items()}
@@ -240,7 +373,9 @@ def parse_player(spec: str) -> tuple[str, PlayerFactory]:
         return name, lambda seed: EnginePlayer(
             limit, threads=threads, hash_mb=hash_mb, options=options, name=name
         )
-    raise ValueError(f"unknown player {kind!r}: expected engine[:...], alphabeta[:depth=N], greedy or random")
+    raise ValueError(
+        f"unknown player {kind!r}: expected engine[:...], alphabeta[:depth=N], greedy, random or uci:COMMAND"
+    )
 
 
 def _no_settings(spec: str, settings: dict[str, str]) -> None:
@@ -278,6 +413,87 @@ def make_openings(count: int, plies: int, seed: int) -> list[list[Move]]:
     return openings
 
 
+@dataclasses.dataclass(frozen=True)
+class TimeControl:
+    """A game clock: ``base`` seconds for the game (or for each ``moves`` moves, when given), plus
+    ``increment`` seconds after each move. Written ``BASE+INC`` or ``MOVES/BASE+INC`` in seconds, as
+    in PGN's ``TimeControl`` tag and cutechess: ``10+0.1``, ``60``, ``40/120+1``."""
+
+    base: float
+    increment: float = 0.0
+    moves: int | None = None
+
+    def __post_init__(self) -> None:
+        for name, value, low in (("base", self.base, 0.0), ("increment", self.increment, 0.0)):
+            if not math.isfinite(value) or value < low or value > 1e7:
+                raise ValueError(f"time control {name} must be from 0 to 10,000,000 seconds, got {value}")
+        if self.base <= 0 and self.increment <= 0:
+            raise ValueError("a time control needs a base time or an increment")
+        if self.moves is not None and not 1 <= self.moves <= 10_000:
+            raise ValueError(f"time control moves must be from 1 to 10000, got {self.moves}")
+
+    @classmethod
+    def parse(cls, text: str) -> TimeControl:
+        """``BASE[+INC]`` or ``MOVES/BASE[+INC]`` in seconds. Raises ``ValueError``."""
+        spec = text.strip()
+        moves: int | None = None
+        if "/" in spec:
+            moves_text, _, spec = spec.partition("/")
+            try:
+                moves = int(moves_text)
+            except ValueError:
+                raise ValueError(f"time control {text!r}: {moves_text!r} is not a number of moves") from None
+        base_text, _, increment_text = spec.partition("+")
+        try:
+            base = float(base_text)
+            increment = float(increment_text) if increment_text else 0.0
+        except ValueError:
+            raise ValueError(f"time control {text!r}: expected BASE+INC in seconds, e.g. 10+0.1") from None
+        return cls(base, increment, moves)
+
+    def __str__(self) -> str:
+        text = f"{self.base:g}" + (f"+{self.increment:g}" if self.increment else "")
+        return f"{self.moves}/{text}" if self.moves else text
+
+
+class Adjudication(enum.Enum):
+    """Why a game was ended by the match rather than by the rules."""
+
+    TIME_FORFEIT = 1
+    """A side's clock ran out."""
+    ILLEGAL_MOVE = 2
+    """An outside engine answered a malformed or illegal move."""
+    ENGINE_FAILURE = 3
+    """An outside engine died, stopped answering, or had no move in a game that was not over."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Adjudicated:
+    """The end of an adjudicated game, shaped like :class:`~congo.Outcome` (``termination``,
+    ``winner``, ``result()``) with the ``reason`` in words."""
+
+    termination: Adjudication
+    winner: bool | None
+    reason: str = ""
+
+    def result(self) -> str:
+        return "1/2-1/2" if self.winner is None else ("1-0" if self.winner else "0-1")
+
+
+def _clock_text(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    hours, rest = divmod(seconds, 3600)
+    minutes, rest = divmod(rest, 60)
+    return f"{int(hours)}:{int(minutes):02d}:{rest:06.3f}"
+
+
+def _eval_text(score: Score) -> str:
+    """A score from White's point of view as PGN's ``[%eval]`` writes it: pawns, or ``#N``."""
+    if score.mate is not None:
+        return f"#{score.mate}" if score.mate or score.score() < 0 else "#+0"
+    return f"{(score.cp or 0) / 100:.2f}"
+
+
 @dataclasses.dataclass
 class GameRecord:
     """One finished game."""
@@ -287,22 +503,53 @@ class GameRecord:
     opening: list[Move]
     board: Board
     """The final board; its move stack holds the whole game, opening included."""
-    outcome: Outcome
+    outcome: Outcome | Adjudicated
+    clocks: list[float | None] = dataclasses.field(default_factory=list)
+    """Per move of the stack, the mover's clock after it (``None``: untimed, or an opening move)."""
+    evals: list[Score | None] = dataclasses.field(default_factory=list)
+    """Per move of the stack, the mover's evaluation from White's point of view, where known."""
+    time_control: TimeControl | None = None
+    index: int = 0
+    """The game's number in its match, from 0."""
 
     def result(self) -> str:
         return self.outcome.result()
 
-    def record(self, *, event: str = "congo match", round_number: int = 1) -> str:
-        """The game as a PGN-style record."""
+    def record(self, *, event: str = "congo match", round_number: int | None = None) -> str:
+        """The game as a PGN-style record, with ``[%clk]`` and ``[%eval]`` comments where known."""
         game = pgn.Game.from_board(self.board)
         game.headers["Event"] = event
-        game.headers["Round"] = str(round_number)
+        game.headers["Round"] = str(self.index + 1 if round_number is None else round_number)
         game.headers["White"] = self.white
         game.headers["Black"] = self.black
         game.headers["Result"] = self.result()
         game.headers["Termination"] = self.outcome.termination.name.lower()
         game.headers["Opening"] = " ".join(move.uci() for move in self.opening)
+        if self.time_control is not None:
+            game.headers["TimeControl"] = str(self.time_control)
+        if isinstance(self.outcome, Adjudicated) and self.outcome.reason:
+            game.comment = self.outcome.reason
+        for node, clock, evaluation in zip(game.mainline(), self.clocks, self.evals):
+            words = []
+            if evaluation is not None:
+                words.append(f"[%eval {_eval_text(evaluation)}]")
+            if clock is not None:
+                words.append(f"[%clk {_clock_text(clock)}]")
+            node.comment = " ".join(words)
         return str(game)
+
+
+class _Cancelled(Exception):
+    """The match was interrupted while this game was being played."""
+
+
+def _ask(player: Player, board: Board, limit: Limit | None) -> PlayResult:
+    play = getattr(player, "play", None)
+    if play is not None:
+        result = play(board, limit)
+        assert isinstance(result, PlayResult)
+        return result
+    return PlayResult(player.choose(board))
 
 
 def play_game(
@@ -311,20 +558,122 @@ def play_game(
     opening: Sequence[Move] = (),
     *,
     max_plies: int = 200,
+    time_control: TimeControl | None = None,
+    cancel: threading.Event | None = None,
 ) -> GameRecord:
     """Plays one game from the start position after ``opening``. A threefold repetition or
-    ``max_plies`` moves in all end it as a draw."""
+    ``max_plies`` moves in all end it as a draw.
+
+    With a ``time_control`` each side's thinking time is measured and taken from its clock; a side
+    whose clock runs out loses on time. An outside engine (raising
+    :class:`~congo.engine.EngineError`) that answers an illegal move or none, or dies, loses the
+    game. ``cancel``, when set from another thread, ends the game early with ``_Cancelled``."""
     board = Board()
     for move in opening:
         board.push(move)
+    clocks: list[float | None] = [None] * len(opening)
+    evals: list[Score | None] = [None] * len(opening)
     white.new_game()
     black.new_game()
+    remaining = {True: time_control.base, False: time_control.base} if time_control else {}
+    moves_made = {True: 0, False: 0}
+
+    def finish(outcome: Outcome | Adjudicated) -> GameRecord:
+        return GameRecord(white.name, black.name, list(opening), board, outcome, clocks, evals, time_control)
+
     while True:
+        if cancel is not None and cancel.is_set():
+            raise _Cancelled()
         outcome = board.outcome(claim_draw=True, max_plies=max_plies)
         if outcome is not None:
-            return GameRecord(white.name, black.name, list(opening), board, outcome)
-        player = white if board.turn else black
-        board.push(player.choose(board))
+            return finish(outcome)
+        turn = board.turn
+        player = white if turn else black
+        limit = None
+        if time_control is not None:
+            limit = Limit(
+                white_clock=remaining[True],
+                black_clock=remaining[False],
+                white_inc=time_control.increment,
+                black_inc=time_control.increment,
+                remaining_moves=(
+                    None
+                    if time_control.moves is None
+                    else time_control.moves - moves_made[turn] % time_control.moves
+                ),
+            )
+        started = time.perf_counter()
+        try:
+            played = _ask(player, board, limit)
+        except TimeoutError as error:
+            if cancel is not None and cancel.is_set():
+                raise _Cancelled() from None
+            kind = Adjudication.TIME_FORFEIT if time_control else Adjudication.ENGINE_FAILURE
+            return finish(Adjudicated(kind, not turn, f"{player.name}: {error}"))
+        except EngineError as error:
+            if cancel is not None and cancel.is_set():
+                raise _Cancelled() from None
+            illegal = not isinstance(error, EngineTerminatedError)
+            kind = Adjudication.ILLEGAL_MOVE if illegal else Adjudication.ENGINE_FAILURE
+            return finish(Adjudicated(kind, not turn, f"{player.name}: {error}"))
+        elapsed = time.perf_counter() - started
+        if cancel is not None and cancel.is_set():
+            raise _Cancelled()
+        if time_control is not None:
+            remaining[turn] -= elapsed
+            if remaining[turn] < 0:
+                reason = f"{player.name} ran out of time ({elapsed:.3f} s for its move)"
+                return finish(Adjudicated(Adjudication.TIME_FORFEIT, not turn, reason))
+            moves_made[turn] += 1
+            remaining[turn] += time_control.increment
+            if time_control.moves is not None and moves_made[turn] % time_control.moves == 0:
+                remaining[turn] += time_control.base
+        chosen = played.move
+        if chosen is None or not board.is_legal(chosen):
+            kind = Adjudication.ENGINE_FAILURE if chosen is None else Adjudication.ILLEGAL_MOVE
+            what = "no move" if chosen is None else f"the illegal move {chosen.uci()}"
+            return finish(Adjudicated(kind, not turn, f"{player.name} answered {what}"))
+        score = played.info.get("score")
+        evals.append(None if score is None else score.white())
+        clocks.append(remaining[turn] if time_control is not None else None)
+        board.push(chosen)
+
+
+def play_match_game(
+    first: tuple[str, PlayerFactory],
+    second: tuple[str, PlayerFactory],
+    index: int,
+    opening: Sequence[Move],
+    *,
+    seed: int = 1,
+    max_plies: int = 200,
+    time_control: TimeControl | None = None,
+    cancel: threading.Event | None = None,
+    on_players: Callable[[list[Player]], object] | None = None,
+) -> GameRecord:
+    """Game ``index`` of a match (what :func:`run_match` plays, usable on its own, e.g. on another
+    machine): fresh players seeded from the game's number, the first player White in even games,
+    then closed again. ``on_players(players)`` is told the players while the game runs (to abort
+    them from another thread) and ``[]`` after."""
+    make_first, make_second = first[1], second[1]
+    a = make_first(seed * 100_003 + 2 * index)
+    b = make_second(seed * 100_003 + 2 * index + 1)
+    first_is_white = index % 2 == 0
+    white, black = (a, b) if first_is_white else (b, a)
+    if on_players is not None:
+        on_players([a, b])
+    try:
+        game = play_game(white, black, opening, max_plies=max_plies, time_control=time_control, cancel=cancel)
+    finally:
+        if on_players is not None:
+            on_players([])
+        for player in (a, b):
+            close = getattr(player, "close", None)
+            if close is not None:
+                with contextlib.suppress(Exception):
+                    close()
+    game.index = index
+    return game
 
 
 @dataclasses.dataclass
@@ -388,6 +737,15 @@ def elo(wins: int, draws: int, losses: int) -> tuple[float, float]:
     return _elo_of(score), error
 
 
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_match`: the games in progress were abandoned; ``result`` holds every
+    finished game."""
+
+    def __init__(self, result: MatchResult) -> None:
+        super().__init__()
+        self.result = result
+
+
 def run_match(
     first: tuple[str, PlayerFactory],
     second: tuple[str, PlayerFactory],
@@ -397,55 +755,107 @@ def run_match(
     seed: int = 1,
     max_plies: int = 200,
     concurrency: int = 1,
+    time_control: TimeControl | None = None,
     on_game: Callable[[MatchResult, GameRecord], object] | None = None,
 ) -> MatchResult:
     """Plays ``games`` games (pairs of games on the same opening with colours swapped; an odd last
-    game has the first player White). ``concurrency`` games run at once, each in its own thread; each
-    game gets fresh players. ``on_game(result so far, game)`` is called after each game, in order of
-    completion, from one thread at a time."""
-    if games < 1:
-        raise ValueError(f"games must be at least 1, got {games}")
+    game has the first player White). ``concurrency`` games run at once, each on its own thread;
+    each game gets fresh players (:func:`play_match_game`). ``on_game(result so far, game)`` is
+    called after each game, in order of completion, from one thread at a time.
+
+    Ctrl-C (``KeyboardInterrupt``) stops the match promptly: the players of the games in progress
+    are aborted, those games dropped, and :class:`MatchInterrupted` raised with the finished ones.
+    Raises ``ValueError`` for a number of games outside 1 … :data:`MAX_GAMES` or a concurrency
+    below 1, before any game is played."""
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be from 1 to {MAX_GAMES:,}, got {games}")
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
-    first_name, make_first = first
-    second_name, make_second = second
     openings = make_openings((games + 1) // 2, opening_plies, seed)
-    result = MatchResult(first_name, second_name)
+    result = MatchResult(first[0], second[0])
     lock = threading.Lock()
+    cancel = threading.Event()
+    next_index = iter(range(games))
+    active: dict[int, list[Player]] = {}
+    failures: list[BaseException] = []
 
-    def play(index: int) -> None:
-        # Fresh players for every game, seeded from the game's number: the same games whatever the
-        # concurrency (with node or depth limits).
-        a, b = make_first(seed * 100_003 + 2 * index), make_second(seed * 100_003 + 2 * index + 1)
-        opening = openings[index // 2]
-        first_is_white = index % 2 == 0
-        white, black = (a, b) if first_is_white else (b, a)
-        game = play_game(white, black, opening, max_plies=max_plies)
-        winner = game.outcome.winner
+    def work(slot: int) -> None:
+        while not cancel.is_set():
+            with lock:
+                index = next(next_index, None)
+            if index is None:
+                return
+
+            def track(players: list[Player]) -> None:
+                with lock:
+                    active[slot] = players
+
+            try:
+                game = play_match_game(
+                    first,
+                    second,
+                    index,
+                    openings[index // 2],
+                    seed=seed,
+                    max_plies=max_plies,
+                    time_control=time_control,
+                    cancel=cancel,
+                    on_players=track,
+                )
+            except _Cancelled:
+                return
+            except BaseException as error:  # re-raised on the calling thread
+                failures.append(error)
+                cancel.set()
+                return
+            winner = game.outcome.winner
+            first_is_white = index % 2 == 0
+            with lock:
+                if winner is None:
+                    result.draws += 1
+                elif winner == first_is_white:
+                    result.wins += 1
+                else:
+                    result.losses += 1
+                result.games.append(game)
+                if on_game is not None:
+                    on_game(result, game)
+
+    # Games run on daemon threads and this thread only waits, so that Ctrl-C reaches it at once.
+    workers = [
+        threading.Thread(target=work, args=(slot,), name=f"congo-match-{slot}", daemon=True)
+        for slot in range(min(concurrency, games))
+    ]
+    for worker in workers:
+        worker.start()
+    try:
+        while any(worker.is_alive() for worker in workers):
+            for worker in workers:
+                worker.join(0.05)
+    except KeyboardInterrupt:
+        cancel.set()
         with lock:
-            if winner is None:
-                result.draws += 1
-            elif winner == first_is_white:
-                result.wins += 1
-            else:
-                result.losses += 1
-            result.games.append(game)
-            if on_game is not None:
-                on_game(result, game)
-
-    if concurrency == 1:
-        for index in range(games):
-            play(index)
-    else:
-        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="congo-match") as pool:
-            for future in [pool.submit(play, index) for index in range(games)]:
-                future.result()
+            playing = [player for players in active.values() for player in players]
+        for player in playing:
+            abort = getattr(player, "abort", None)
+            if abort is not None:
+                with contextlib.suppress(Exception):
+                    abort()
+        deadline = time.monotonic() + 2.0
+        for worker in workers:
+            worker.join(max(0.0, deadline - time.monotonic()))
+        result.games.sort(key=lambda game: game.index)
+        raise MatchInterrupted(result) from None
+    if failures:
+        raise failures[0]
+    result.games.sort(key=lambda game: game.index)
     return result
 
 
 def write_records(path: str, games: Iterable[GameRecord], *, event: str) -> None:
-    """Saves games as PGN-style records, one after the other."""
+    """Saves games as PGN-style records, one after the other (``Round`` is each game's number in
+    its match)."""
     with open(path, "w", encoding="utf-8") as out:
-        for number, game in enumerate(games, 1):
-            out.write(game.record(event=event, round_number=number))
+        for game in games:
+            out.write(game.record(event=event))
             out.write("\n\n")

@@ -9,6 +9,8 @@ PIECE_LETTERS = "LZEGCMPS"
 MAX_FULLMOVE = 2**32 - 1
 """The largest move number (a 32-bit count); it stays there after further moves (docs/rules.md)."""
 ALL_LETTERS = PIECE_LETTERS + PIECE_LETTERS.lower()
+MAX_PIECES_PER_COLOR = 14
+"""RULES §9 (decision A21): at most 14 pieces of each colour, the lion included."""
 
 
 def parse_board(text: str) -> Board:
@@ -91,8 +93,13 @@ def validate_board(board: Board) -> None:
     * at most one lion per side, and at least one lion on the board;
     * while both lions are on the board, each stands inside its own castle (with one lion
       missing the game is decided and the remaining lion may stand anywhere);
-    * no White pawn on rank 7 and no Black pawn on rank 1 (it would have promoted).
+    * no White pawn on rank 7 and no Black pawn on rank 1 (it would have promoted);
+    * at most 14 pieces of each colour, the lion included (decision A21).
     """
+    for name, is_mine in (("White", str.isupper), ("Black", str.islower)):
+        count = sum(1 for piece in board if piece is not None and is_mine(piece))
+        if count > MAX_PIECES_PER_COLOR:
+            raise ValueError(f"{name} has {count} pieces, more than {MAX_PIECES_PER_COLOR}")
     white_lions = [sq for sq in range(49) if board[sq] == "L"]
     black_lions = [sq for sq in range(49) if board[sq] == "l"]
     if len(white_lions) > 1:

@@ -32,6 +32,7 @@ pub mod search;
 pub mod square;
 pub mod tables;
 pub mod tablebase;
+pub mod uci;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
@@ -43,6 +44,6 @@ pub use outcome::{Outcome, Termination};
 pub use perft::{divide, perft, perft_full};
 pub use piece::{Color, Piece, Role};
 pub use playout::{random_playouts, PlayoutStats};
-pub use position::{IllegalMoveError, IllegalReason, Position, PositionError, Setup};
+pub use position::{IllegalMoveError, IllegalReason, Position, PositionError, Setup, MAX_PIECES_PER_COLOR};
 pub use san::{parse_san, san, san_line, san_of, SanError};
 pub use square::Square;

@@ -73,3 +73,22 @@ impl Position {
         facing.is_none_or(Bitboard::is_empty)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_setup;
+
+    #[test]
+    fn no_legal_moves_loses() {
+        // The smallest box we found for a lion and its pieces needs 15 enemy pieces, more than RULES
+        // §9 allows (decision A21): no valid position has a side without a move. The rule is still
+        // implemented, and tested on an unchecked setup.
+        let setup = parse_setup("3l3/7/7/pppppp1/1ppppp1/ppMMpp1/1sLMss1 w 1").unwrap();
+        assert!(Position::from_setup(setup).is_err());
+        let p = Position::from_setup_unchecked(setup);
+        assert_eq!(p.legal_moves().len(), 0);
+        let outcome = p.outcome().unwrap();
+        assert_eq!((outcome.termination, outcome.winner), (Termination::NoLegalMoves, Some(Color::Black)));
+    }
+}

@@ -33,9 +33,16 @@ impl Default for Setup {
     }
 }
 
+/// The most pieces one colour may have, its lion included (RULES §9, decision A21): the starting
+/// count. No rule ever adds a piece, and the bound keeps the number of monkey chains, which grows
+/// exponentially with the pieces a monkey can jump, small enough to enumerate.
+pub const MAX_PIECES_PER_COLOR: u32 = 14;
+
 /// Why a placement is not a position this project plays from (RULES §9).
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum PositionError {
+    /// A colour has more than [`MAX_PIECES_PER_COLOR`] pieces.
+    TooManyPieces { color: Color, count: u32 },
     /// Neither lion is on the board.
     NoLions,
     /// A side has more than one lion.
@@ -50,6 +57,11 @@ impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             PositionError::NoLions => f.write_str("neither lion is on the board (at least one is required)"),
+            PositionError::TooManyPieces { color, count } => write!(
+                f,
+                "{} has {count} pieces (at most {MAX_PIECES_PER_COLOR} of each colour, its lion included)",
+                color.name()
+            ),
             PositionError::TooManyLions { color, count } => {
                 write!(f, "{} has {count} lions (at most one is allowed)", color.name())
             }
@@ -134,10 +146,19 @@ impl Position {
         Position::from_setup(Setup::start()).unwrap_or_else(|_| unreachable!("the start position is valid"))
     }
 
-    /// Validates a setup (RULES §9): at most one lion per side and at least one on the board; while both
-    /// lions are on the board each stands in its own castle; no pawn on its far rank.
+    /// Validates a setup (RULES §9): at most [`MAX_PIECES_PER_COLOR`] pieces of each colour; at most
+    /// one lion per side and at least one on the board; while both lions are on the board each
+    /// stands in its own castle; no pawn on its far rank.
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
         let board = &setup.board;
+        // First: every other check, and everything done with a position afterwards, may then rely
+        // on a bounded number of pieces.
+        for color in Color::ALL {
+            let count = board.by_color(color).count();
+            if count > MAX_PIECES_PER_COLOR {
+                return Err(PositionError::TooManyPieces { color, count });
+            }
+        }
         let lions = board.by_role(Role::Lion);
         if lions.is_empty() {
             return Err(PositionError::NoLions);
@@ -162,12 +183,17 @@ impl Position {
                 return Err(PositionError::PawnOnFarRank { color, square });
             }
         }
-        Ok(Position {
+        Ok(Position::from_setup_unchecked(setup))
+    }
+
+    /// A position from a setup that is known to be valid (or, in tests, deliberately is not).
+    pub(crate) fn from_setup_unchecked(setup: Setup) -> Position {
+        Position {
             board: setup.board,
             hash: zobrist::hash(&setup.board, setup.turn),
             fullmove: setup.fullmove,
             turn: setup.turn,
-        })
+        }
     }
 
     /// The setup this position was made from.

@@ -396,13 +396,8 @@ fn fullmove_number_grows_after_blacks_move() {
 
 // §8 End of game ------------------------------------------------------------------------------------------------
 
-#[test]
-fn no_legal_moves_loses() {
-    let p = pos("3l3/7/7/pppppp1/1ppppp1/ppMMpp1/1sLMss1 w 1");
-    assert_eq!(p.legal_moves().len(), 0);
-    let outcome = p.outcome().unwrap();
-    assert_eq!((outcome.termination, outcome.winner), (Termination::NoLegalMoves, Some(Color::Black)));
-}
+// "No legal move loses" (§8) needs a box of more pieces than §9 allows (decision A21); it is
+// tested on an unchecked setup in `outcome.rs`.
 
 #[test]
 fn bare_lions_draw() {
@@ -477,6 +472,22 @@ fn fen_rejects_a_lion_outside_its_castle_while_both_are_on_the_board() {
 #[test]
 fn fen_accepts_a_lone_lion_anywhere() {
     assert!(Position::from_fen("3L3/7/7/7/7/7/7 b 1").is_ok());
+}
+
+#[test]
+fn fen_rejects_more_than_fourteen_pieces_of_a_colour() {
+    // RULES §9, decision A21: at most 14 pieces of each colour, the lion included.
+    assert_eq!(
+        position_error("3l3/eeeeeee/1e1e1e1/eeeeeee/1e1e1e1/eeeeeee/Me1L1e1 w 1"),
+        PositionError::TooManyPieces { color: Color::Black, count: 30 }
+    );
+    assert_eq!(
+        position_error("gmelecz/ppppppp/7/7/P6/PPPPPPP/GMELECZ w 1"),
+        PositionError::TooManyPieces { color: Color::White, count: 15 }
+    );
+    assert!(Position::from_fen("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1").is_ok());
+    let message = Position::from_fen("gmelecz/ppppppp/p6/7/7/PPPPPPP/GMELECZ w 1").unwrap_err().to_string();
+    assert_eq!(message, "black has 15 pieces (at most 14 of each colour, its lion included)");
 }
 
 #[test]

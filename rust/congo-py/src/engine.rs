@@ -7,8 +7,9 @@
 //! another one searches.
 
 use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::time::Duration;
 
-use congo_core::search::{self, Engine, Limits, SearchInfo, StopHandle};
+use congo_core::search::{self, Bound as ScoreBound, Engine, Limits, SearchInfo, SearchOptions, StopHandle};
 use congo_core::{self as core, Move, Outcome, Termination};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -44,6 +45,25 @@ pub struct PySearchInfo {
     hashfull: u32,
     /// Why there is no move: `(termination, winner)` as in `Position.outcome()`, else `None`.
     outcome: Option<(u8, Option<bool>)>,
+    /// The line's number, from 1 (`MultiPV`).
+    multipv: u32,
+    /// `"exact"`, or `"lower"` / `"upper"` for a score outside an aspiration window.
+    bound: &'static str,
+    /// The expected reply to ponder on (results only).
+    ponder: Option<Py<PyMove>>,
+    /// Every line of a result, best first, as `(cp, mate, pv)` (results only).
+    lines: Vec<PyLine>,
+}
+
+/// One line of a result: centipawns or mate, and the moves.
+type PyLine = (Option<i32>, Option<i32>, Vec<Py<PyMove>>);
+
+fn bound_name(bound: ScoreBound) -> &'static str {
+    match bound {
+        ScoreBound::Exact => "exact",
+        ScoreBound::Lower => "lower",
+        ScoreBound::Upper => "upper",
+    }
 }
 
 fn moves_to_python(py: Python<'_>, moves: &[Move]) -> PyResult<Vec<Py<PyMove>>> {
@@ -74,6 +94,10 @@ impl PySearchInfo {
             nps: info.nps(),
             hashfull: info.hashfull,
             outcome: None,
+            multipv: info.multipv,
+            bound: bound_name(info.bound),
+            ponder: None,
+            lines: Vec::new(),
         })
     }
 
@@ -90,6 +114,14 @@ impl PySearchInfo {
             nps: result.nps(),
             hashfull: 0,
             outcome: result.outcome.map(outcome_code),
+            multipv: 1,
+            bound: bound_name(ScoreBound::Exact),
+            ponder: result.ponder.map(|m| PyMove::object(py, m.path)).transpose()?,
+            lines: result
+                .lines
+                .iter()
+                .map(|line| Ok((line.score.cp(), line.score.mate(), moves_to_python(py, &line.pv)?)))
+                .collect::<PyResult<_>>()?,
         })
     }
 }
@@ -160,10 +192,17 @@ impl PyEngine {
     }
 
     /// Searches `position` with the GIL released. `history`: Zobrist hashes of the game's earlier
-    /// positions (for repetitions). `callback(info)` runs after each completed iteration; if it
-    /// raises, the search stops and the exception propagates. Raises `ValueError` for bad limits
-    /// and `RuntimeError` if this engine is already searching.
-    #[pyo3(signature = (position, history, depth = None, nodes = None, time = None, callback = None))]
+    /// positions (for repetitions). `callback(info)` runs for each line after each completed
+    /// iteration; if it raises, the search stops and the exception propagates. `remaining`,
+    /// `increment` and `moves_to_go`: the side to move's game clock (seconds). `root_moves`: search
+    /// only these. `ponder`: no deadline until `ponderhit()`. `prepared`: the search was
+    /// prepared with `prepare()` (a `stop()` since then is kept). Raises `ValueError` for bad
+    /// limits and `RuntimeError` if this engine is already searching.
+    #[pyo3(signature = (
+        position, history, depth = None, nodes = None, time = None, callback = None, *,
+        mate = None, remaining = None, increment = None, moves_to_go = None, multipv = 1,
+        root_moves = None, ponder = false, prepared = false
+    ))]
     #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
@@ -174,8 +213,32 @@ impl PyEngine {
         nodes: Option<i64>,
         time: Option<f64>,
         callback: Option<Py<PyAny>>,
+        mate: Option<i64>,
+        remaining: Option<f64>,
+        increment: Option<f64>,
+        moves_to_go: Option<i64>,
+        multipv: i64,
+        root_moves: Option<Vec<PyRef<'_, PyMove>>>,
+        ponder: bool,
+        prepared: bool,
     ) -> PyResult<PySearchInfo> {
-        let limits = Limits::checked(depth, nodes, time).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let limits = Limits::checked(depth, nodes, time)
+            .and_then(|limits| limits.with_checked(mate, remaining, increment, moves_to_go))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let multipv = usize::try_from(multipv)
+            .ok()
+            .filter(|n| (1..=search::MAX_MULTIPV).contains(n))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "multipv must be from 1 to {}, got {multipv}",
+                    search::MAX_MULTIPV
+                ))
+            })?;
+        let options = SearchOptions {
+            multipv,
+            root_moves: root_moves.map(|moves| moves.iter().map(|m| m.path).collect()),
+            ponder,
+        };
         let pos = position.get().inner;
         let mut guard = self.lock()?;
         let engine: &mut Engine = &mut guard;
@@ -197,7 +260,11 @@ impl PyEngine {
                     stop.stop();
                 }
             };
-            let result = engine.search(&pos, &history, &limits, &mut on_iteration);
+            let result = if prepared {
+                engine.search_prepared(&pos, &history, &limits, &options, &mut on_iteration)
+            } else {
+                engine.search_with(&pos, &history, &limits, &options, &mut on_iteration)
+            };
             (result, error)
         });
         drop(guard);
@@ -211,6 +278,36 @@ impl PyEngine {
     /// the best move found so far. Does nothing when no search is running.
     fn stop(&self) {
         self.stop.stop();
+    }
+
+    /// Prepares the next `search(..., prepared=True)`: clears an earlier stop and sets whether it
+    /// ponders, so that a `stop()` sent before that search starts (from another thread) holds.
+    #[pyo3(signature = (ponder = false))]
+    fn prepare(&self, ponder: bool) {
+        self.stop.prepare(ponder);
+    }
+
+    /// Tells a pondering search that its move was played: its deadlines start now.
+    fn ponderhit(&self) {
+        self.stop.ponderhit();
+    }
+
+    /// Seconds set aside per move on a game clock for latency outside the search.
+    #[getter]
+    fn move_overhead(&self) -> PyResult<f64> {
+        Ok(self.lock()?.move_overhead().as_secs_f64())
+    }
+
+    #[setter]
+    fn set_move_overhead(&self, seconds: f64) -> PyResult<()> {
+        let limit = search::MAX_MOVE_OVERHEAD.as_secs_f64();
+        if !(0.0..=limit).contains(&seconds) {
+            return Err(PyValueError::new_err(format!(
+                "move_overhead must be from 0 to {limit} seconds, got {seconds}"
+            )));
+        }
+        self.lock()?.set_move_overhead(Duration::from_secs_f64(seconds));
+        Ok(())
     }
 
     /// Forgets the transposition table and move-ordering statistics (as for a new game). Raises

@@ -17,7 +17,7 @@ create_exception!(
     congo,
     InvalidPositionError,
     PyValueError,
-    "A placement that is not a valid Congo position: no lion, two lions of one colour, a lion outside its castle, a pawn on its far rank."
+    "A placement that is not a valid Congo position: more than 14 pieces of a colour, no lion, two lions of one colour, a lion outside its castle, a pawn on its far rank."
 );
 create_exception!(congo, InvalidMoveError, PyValueError, "A move string or square list that is malformed.");
 create_exception!(

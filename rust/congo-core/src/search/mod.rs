@@ -16,8 +16,12 @@
 //! * [`Engine`] owns the transposition table and the per-thread move-ordering statistics; it is
 //!   `Send`, so a binding can move it into a thread, and [`StopHandle`] stops a running search
 //!   from any thread.
-//! * [`Limits`] says when to stop: depth, nodes, time, or never (until stopped).
-//! * Results: a [`SearchInfo`] per completed iteration (to a callback), then a [`SearchResult`].
+//! * [`Limits`] says when to stop: depth, nodes, time, a game clock (through the time manager,
+//!   [`time_budget`]), a mate found, or never (until stopped).
+//! * [`SearchOptions`]: several principal variations (`MultiPV`), a restricted set of root moves,
+//!   pondering (no deadline until [`StopHandle::ponderhit`]).
+//! * Results: a [`SearchInfo`] per line and completed iteration (to a callback), then a
+//!   [`SearchResult`].
 //!
 //! Architecture and the measured worth of every feature: `docs/engine.md`.
 
@@ -36,11 +40,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use attacks::{can_capture_lion, lion_attacked};
-pub use limits::{LimitError, Limits, MAX_DEPTH, MAX_TIME_SECONDS};
+pub use limits::{
+    time_budget, GameClock, LimitError, Limits, TimeBudget, DEFAULT_MOVES_TO_GO, MATE_DEPTH_SLACK, MAX_DEPTH,
+    MAX_MATE, MAX_TIME_SECONDS,
+};
 pub use params::{EvalParams, ParamError, ParamInfo, Params, SearchParams, PARAMS};
 pub use score::{Score, MATE, MAX_PLY};
+pub use tt::Bound;
 
-use crate::moves::Move;
+use crate::moves::{Move, Path};
 use crate::outcome::Outcome;
 use crate::position::Position;
 use eval::Evaluator;
@@ -52,6 +60,16 @@ pub const MAX_THREADS: usize = 256;
 
 /// The largest transposition table accepted, in mebibytes (1 TiB).
 pub const MAX_HASH_MB: usize = 1 << 20;
+
+/// The most principal variations a search reports (`MultiPV`).
+pub const MAX_MULTIPV: usize = 256;
+
+/// The time set aside by default, per move, for what happens outside the search on a game clock:
+/// passing the move through a protocol, a process boundary, a busy operating system.
+pub const DEFAULT_MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+
+/// The longest move overhead accepted.
+pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_secs(60);
 
 /// What went wrong creating or configuring an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,22 +94,73 @@ impl core::fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
-/// Stops a running search from another thread. Cheap to clone; stopping when no search runs does
-/// nothing (each search starts afresh).
+/// What another thread may tell a running search.
+#[derive(Debug, Default)]
+struct Control {
+    stop: AtomicBool,
+    /// A ponder search that has not been hit yet.
+    pondering: AtomicBool,
+}
+
+/// Stops a running search, or ends its pondering, from another thread. Cheap to clone; stopping when
+/// no search runs does nothing (each [`Engine::search`] starts afresh).
 #[derive(Clone, Debug)]
-pub struct StopHandle(Arc<AtomicBool>);
+pub struct StopHandle(Arc<Control>);
 
 impl StopHandle {
     /// Ends the running search as soon as possible (within a few hundred microseconds); it returns
     /// the best move found so far.
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The move a ponder search assumed was played: from now on the search keeps to its limits (the
+    /// hard time limit counts from now). Does nothing to a search that is not pondering.
+    pub fn ponderhit(&self) {
+        self.0.pondering.store(false, Ordering::Relaxed);
+    }
+
+    /// Prepares the next search started with [`Engine::search_prepared`]: clears an earlier stop and
+    /// sets whether it ponders. A controller calls this *before* it hands the search to another
+    /// thread, so that a `stop` or `ponderhit` sent right after is not lost.
+    pub fn prepare(&self, ponder: bool) {
+        self.0.pondering.store(ponder, Ordering::Relaxed);
+        self.0.stop.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether [`StopHandle::stop`] was called since the search was prepared.
+    pub fn is_stopped(&self) -> bool {
+        self.0.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether the search is still pondering (prepared to ponder and not hit yet).
+    pub fn is_pondering(&self) -> bool {
+        self.0.pondering.load(Ordering::Relaxed)
     }
 }
 
-/// The state of a search after a completed iteration.
+/// How to search, beyond when to stop.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// The number of best lines to search and report, each with an exact score (`MultiPV`); 0 counts
+    /// as 1, and there are never more lines than root moves.
+    pub multipv: usize,
+    /// Search only these moves at the root (a UCI `go searchmoves`); paths that are not legal moves
+    /// are ignored. `None`: every legal move.
+    pub root_moves: Option<Vec<Path>>,
+    /// Ponder: search with no deadline until [`StopHandle::ponderhit`], then keep to the limits.
+    pub ponder: bool,
+}
+
+/// The state of a search after a completed iteration, for one of its lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {
+    /// Which line this is, from 1 (the best) to the number of lines searched (`MultiPV`).
+    pub multipv: u32,
+    /// `Exact` after a completed iteration; `Lower` or `Upper` when the score fell outside the
+    /// aspiration window of an iteration still running (reported only in searches longer than a
+    /// second, as a sign of progress).
+    pub bound: Bound,
     /// The iteration's depth in plies.
     pub depth: u32,
     /// The deepest ply reached (quiescence search and extensions included).
@@ -114,13 +183,28 @@ impl SearchInfo {
     }
 }
 
+/// One principal variation of a finished search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub score: Score,
+    /// The line, starting with its root move.
+    pub pv: Vec<Move>,
+}
+
 /// The outcome of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
-    /// The best move, or `None` when the game is already over (see `outcome`).
+    /// The best move, or `None` when the game is already over (see `outcome`) or no root move was
+    /// left to search ([`SearchOptions::root_moves`] matched no legal move).
     pub best_move: Option<Move>,
     pub score: Score,
     pub pv: Vec<Move>,
+    /// The move expected in reply (to ponder on): the principal variation's second move, or the
+    /// transposition table's best reply when the variation ends early.
+    pub ponder: Option<Move>,
+    /// Every line searched, best first (one unless [`SearchOptions::multipv`] asked for more); the
+    /// first is `score` and `pv`.
+    pub lines: Vec<Line>,
     /// The deepest completed iteration (0 when the game is over).
     pub depth: u32,
     pub seldepth: u32,
@@ -151,7 +235,8 @@ pub struct Engine {
     params: Params,
     evaluator: Evaluator,
     heuristics: Vec<Heuristics>,
-    stop: Arc<AtomicBool>,
+    control: Arc<Control>,
+    move_overhead: Duration,
 }
 
 impl Engine {
@@ -176,7 +261,8 @@ impl Engine {
             params,
             evaluator: Evaluator::new(&params.eval),
             heuristics: (0..threads).map(|_| Heuristics::new(MAX_PLY)).collect(),
-            stop: Arc::new(AtomicBool::new(false)),
+            control: Arc::new(Control::default()),
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
         })
     }
 
@@ -201,7 +287,17 @@ impl Engine {
 
     /// A handle that stops this engine's running search from another thread.
     pub fn stop_handle(&self) -> StopHandle {
-        StopHandle(Arc::clone(&self.stop))
+        StopHandle(Arc::clone(&self.control))
+    }
+
+    /// The time set aside per move for latency outside the search when playing on a game clock.
+    pub fn move_overhead(&self) -> Duration {
+        self.move_overhead
+    }
+
+    /// Sets the move overhead (clamped to [`MAX_MOVE_OVERHEAD`]).
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.move_overhead = overhead.min(MAX_MOVE_OVERHEAD);
     }
 
     /// Forgets everything learnt in earlier searches (transposition table, move-ordering history),
@@ -231,8 +327,34 @@ impl Engine {
         limits: &Limits,
         on_iteration: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        self.stop.store(false, Ordering::Relaxed);
-        smp::run(self, pos, history, limits, on_iteration)
+        self.search_with(pos, history, limits, &SearchOptions::default(), on_iteration)
+    }
+
+    /// [`Engine::search`] with options: several lines (`on_info` is called once per line and
+    /// iteration), a restricted root, pondering.
+    pub fn search_with(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        options: &SearchOptions,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.stop_handle().prepare(options.ponder);
+        self.search_prepared(pos, history, limits, options, on_info)
+    }
+
+    /// [`Engine::search_with`] for a search prepared beforehand with [`StopHandle::prepare`]: a stop
+    /// or ponder hit that arrived since then takes effect at once instead of being forgotten.
+    pub fn search_prepared(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        options: &SearchOptions,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        smp::run(self, pos, history, limits, options, on_info)
     }
 }
 

@@ -6,10 +6,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::limits::{Clock, Limits, MAX_DEPTH};
-use super::ordering::{MovePicker, Orderer};
+use super::ordering::{move_key, MovePicker, Orderer};
 use super::score::{Score, INFINITE};
-use super::worker::{Shared, Worker};
-use super::{Engine, SearchInfo, SearchResult};
+use super::tt::Bound;
+use super::worker::{RootMove, Shared, Worker};
+use super::{Engine, Line, SearchInfo, SearchOptions, SearchResult, MAX_MULTIPV};
 use crate::moves::Move;
 use crate::outcome::{Outcome, Termination};
 use crate::position::Position;
@@ -21,37 +22,48 @@ pub(crate) fn run(
     pos: &Position,
     history: &[u64],
     limits: &Limits,
-    on_iteration: &mut dyn FnMut(&SearchInfo),
+    options: &SearchOptions,
+    on_info: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult {
     let start = Instant::now();
     let limits = Limits {
         depth: limits.depth.map(|d| d.clamp(1, MAX_DEPTH)),
         nodes: limits.nodes.map(|n| n.max(1)),
-        time: limits.time,
+        mate: limits.mate.map(|m| m.clamp(1, super::MAX_MATE)),
+        ..*limits
     };
 
     // A finished game has no move to search; say why.
     if let Some(outcome) = pos.outcome() {
-        return finished(outcome, start);
+        return finished(Some(outcome), start);
     }
     engine.tt.new_search();
-    let root_moves = ordered_root_moves(engine, pos);
+    let mut root_moves = ordered_root_moves(engine, pos);
+    if let Some(only) = &options.root_moves {
+        root_moves.retain(|m| only.contains(&m.path));
+        if root_moves.is_empty() {
+            return finished(None, start);
+        }
+    }
 
     let shared = Shared {
         tt: &engine.tt,
-        stop: &engine.stop,
+        stop: &engine.control.stop,
+        pondering: &engine.control.pondering,
         nodes: AtomicU64::new(0),
         params: &engine.params,
         eval: &engine.evaluator,
         limits,
-        clock: Clock::new(start, &limits),
+        clock: Clock::new(start, &limits, engine.move_overhead, options.ponder),
         threads: engine.threads,
+        multipv: options.multipv.clamp(1, MAX_MULTIPV).min(root_moves.len()),
     };
     let (main_heuristics, helper_heuristics) = engine.heuristics.split_at_mut(1);
     let main_heuristics = &mut main_heuristics[0];
     main_heuristics.new_search();
 
-    let mut report = |worker: &Worker<'_>| on_iteration(&info(worker, &shared));
+    let mut report =
+        |worker: &Worker<'_>, line: usize, bound: Bound| on_info(&info(worker, &shared, line, bound));
     let main = std::thread::scope(|scope| {
         for (i, heuristics) in helper_heuristics.iter_mut().enumerate() {
             let shared = &shared;
@@ -59,31 +71,34 @@ pub(crate) fn run(
             scope.spawn(move || {
                 heuristics.new_search();
                 let mut helper = Worker::new(shared, i + 1, heuristics, *pos, history, root_moves);
-                helper.iterate(&mut |_| {});
+                helper.iterate(&mut |_, _, _| {});
             });
         }
         let mut main = Worker::new(&shared, 0, main_heuristics, *pos, history, &root_moves);
         main.iterate(&mut report);
         // The main thread's limits are the search's: stop the helpers.
         shared.stop.store(true, Ordering::Relaxed);
-        MainResult {
-            root: main.root_moves.first().cloned(),
-            depth: main.completed_depth,
-            seldepth: main.seldepth as u32,
-        }
+        MainResult { lines: main.final_lines(), depth: main.completed_depth, seldepth: main.seldepth as u32 }
     });
 
     let nodes = shared.nodes.load(Ordering::Relaxed);
     // A position that is not over has a legal move, so there is a root move; should that ever fail,
     // the honest answer is "no move" rather than a panic.
-    let Some(best) = main.root else {
+    let Some(best) = main.lines.first() else {
         let outcome = Outcome { termination: Termination::NoLegalMoves, winner: Some(!pos.turn()) };
-        return finished(outcome, start);
+        return finished(Some(outcome), start);
     };
+    let lines: Vec<Line> = main
+        .lines
+        .iter()
+        .map(|line| Line { score: Score::from_internal(line.score.max(-INFINITE + 1)), pv: line.pv.clone() })
+        .collect();
     SearchResult {
         best_move: Some(best.m),
-        score: Score::from_internal(best.score.max(-INFINITE + 1)),
-        pv: best.pv,
+        score: lines[0].score,
+        pv: lines[0].pv.clone(),
+        ponder: best.pv.get(1).copied().or_else(|| expected_reply(engine, pos, &best.m)),
+        lines,
         depth: main.depth,
         seldepth: main.seldepth.max(main.depth),
         nodes,
@@ -93,9 +108,22 @@ pub(crate) fn run(
 }
 
 struct MainResult {
-    root: Option<super::worker::RootMove>,
+    /// The lines of the last completed iteration (the best one possibly from the iteration that was
+    /// cut short, when it found a better move), best first.
+    lines: Vec<RootMove>,
     depth: u32,
     seldepth: u32,
+}
+
+/// The reply to `m` that the transposition table holds, if it is a legal move (to ponder on when the
+/// principal variation ends after one move, e.g. cut short by a table hit).
+fn expected_reply(engine: &Engine, pos: &Position, m: &Move) -> Option<Move> {
+    let child = pos.play_unchecked(m);
+    if child.outcome().is_some() {
+        return None;
+    }
+    let key = engine.tt.probe(child.zobrist_hash())?.move_key;
+    child.legal_moves().into_iter().find(|reply| move_key(reply) == key)
 }
 
 /// The root moves in the order of the move picker, the transposition table's move first.
@@ -118,34 +146,41 @@ fn ordered_root_moves(engine: &Engine, pos: &Position) -> Vec<Move> {
     moves
 }
 
-fn info(worker: &Worker<'_>, shared: &Shared<'_>) -> SearchInfo {
-    let best = &worker.root_moves[0];
+/// The info of one line: after a completed iteration (`Bound::Exact`: the iteration's depth), or of
+/// the iteration still running when the score fell outside the aspiration window.
+fn info(worker: &Worker<'_>, shared: &Shared<'_>, line: usize, bound: Bound) -> SearchInfo {
+    let root = &worker.root_moves[line];
+    let depth = if bound == Bound::Exact { worker.completed_depth } else { worker.running_depth() };
     SearchInfo {
-        depth: worker.completed_depth,
-        seldepth: (worker.seldepth as u32).max(worker.completed_depth),
-        score: Score::from_internal(best.score),
-        pv: best.pv.clone(),
+        multipv: line as u32 + 1,
+        bound,
+        depth,
+        seldepth: (worker.seldepth as u32).max(depth),
+        score: Score::from_internal(root.score.clamp(-INFINITE + 1, INFINITE - 1)),
+        pv: root.pv.clone(),
         nodes: shared.nodes.load(Ordering::Relaxed) + worker.nodes_unflushed(),
         time: shared.clock.elapsed(),
         hashfull: shared.tt.hashfull(),
     }
 }
 
-/// The result for a game that is already over.
-fn finished(outcome: Outcome, start: Instant) -> SearchResult {
-    let score = match outcome.winner {
+/// The result for a game that is already over (or for a search left with no root move).
+fn finished(outcome: Option<Outcome>, start: Instant) -> SearchResult {
+    let score = match outcome.map(|o| o.winner) {
         // The side to move has lost (its lion is gone, or it has no legal move).
-        Some(_) => Score::Mate(0),
-        None => Score::Cp(0),
+        Some(Some(_)) => Score::Mate(0),
+        _ => Score::Cp(0),
     };
     SearchResult {
         best_move: None,
         score,
         pv: Vec::new(),
+        ponder: None,
+        lines: Vec::new(),
         depth: 0,
         seldepth: 0,
         nodes: 0,
         time: start.elapsed(),
-        outcome: Some(outcome),
+        outcome,
     }
 }

@@ -4,6 +4,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use smallvec::SmallVec;
 
@@ -12,7 +13,7 @@ use super::eval::Evaluator;
 use super::limits::{Clock, Limits};
 use super::ordering::{captured_value, is_promotion, move_key, Heuristics, MovePicker, Orderer, ScoredMove};
 use super::params::{Params, SearchParams};
-use super::score::{from_tt, is_decisive, lost_at, to_tt, win_in, INFINITE, MATE_BOUND, MAX_PLY};
+use super::score::{from_tt, is_decisive, lost_at, to_tt, win_in, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::tt::{Bound, Entry, TranspositionTable};
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, Path};
@@ -28,6 +29,10 @@ const DRAW: i32 = 0;
 /// How many nodes a thread visits between looks at the clock and the shared node counter.
 const CHECK_INTERVAL: u64 = 1024;
 
+/// How long a search runs before the main thread reports scores outside the aspiration window
+/// (lower and upper bounds) as a sign of progress; shorter searches report completed iterations only.
+const BOUND_REPORT_AFTER: Duration = Duration::from_secs(1);
+
 /// Plies of quiescence search in which a threatened lion is answered with every move (beyond them
 /// the static evaluation stands, which keeps endless lion chases from exploding the search).
 const QS_EVASION_PLIES: usize = 6;
@@ -36,6 +41,8 @@ const QS_EVASION_PLIES: usize = 6;
 pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub stop: &'a AtomicBool,
+    /// Set while a ponder search has not been hit (see [`super::StopHandle::ponderhit`]).
+    pub pondering: &'a AtomicBool,
     /// Nodes visited by all threads (each adds its count every [`CHECK_INTERVAL`] nodes).
     pub nodes: AtomicU64,
     pub params: &'a Params,
@@ -43,6 +50,8 @@ pub(crate) struct Shared<'a> {
     pub limits: Limits,
     pub clock: Clock,
     pub threads: usize,
+    /// Principal variations to search, `1..=` the number of root moves.
+    pub multipv: usize,
 }
 
 /// A root move with what the last search of it found.
@@ -50,6 +59,8 @@ pub(crate) struct Shared<'a> {
 pub(crate) struct RootMove {
     pub m: Move,
     pub score: i32,
+    /// The score of the previous iteration (the centre of the aspiration window).
+    pub previous_score: i32,
     pub pv: Vec<Move>,
 }
 
@@ -106,6 +117,12 @@ pub(crate) struct Worker<'a> {
     pub completed_depth: u32,
     /// The depth of the current iteration (bounds the lion-threat extensions).
     root_depth: i32,
+    /// The main thread's deadlines (helpers stop when it does).
+    clock: Clock,
+    /// While pondering, the limits said stop: do so at the ponder hit.
+    stop_on_ponderhit: bool,
+    /// The lines of the last completed iteration, best first (main thread).
+    completed: Vec<RootMove>,
 }
 
 impl<'a> Worker<'a> {
@@ -144,9 +161,43 @@ impl<'a> Worker<'a> {
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(64)).collect(),
             pv: vec![Vec::new(); MAX_PLY + 2],
             root,
-            root_moves: root_moves.iter().map(|&m| RootMove { m, score: -INFINITE, pv: vec![m] }).collect(),
+            root_moves: root_moves
+                .iter()
+                .map(|&m| RootMove { m, score: -INFINITE, previous_score: -INFINITE, pv: vec![m] })
+                .collect(),
             completed_depth: 0,
             root_depth: 1,
+            clock: shared.clock,
+            stop_on_ponderhit: false,
+            completed: Vec::new(),
+        }
+    }
+
+    /// The depth of the iteration running now.
+    pub fn running_depth(&self) -> u32 {
+        self.root_depth as u32
+    }
+
+    /// The answer of the search: the lines of the last completed iteration, except that the best
+    /// move of an iteration cut short goes first if it beat the previous best (it was searched in
+    /// full and found better).
+    pub fn final_lines(&self) -> Vec<RootMove> {
+        let Some(best) = self.root_moves.first() else { return Vec::new() };
+        let mut lines = Vec::with_capacity(self.completed.len().max(1));
+        lines.push(best.clone());
+        lines.extend(self.completed.iter().filter(|line| line.m != best.m).cloned());
+        lines.truncate(self.completed.len().max(1));
+        lines
+    }
+
+    /// Notices a ponder hit: the deadlines start, and a search that its limits already ended stops.
+    fn poll_ponder(&mut self) {
+        if self.clock.is_pondering() && !self.shared.pondering.load(Ordering::Relaxed) {
+            self.clock.ponderhit(Instant::now());
+            if self.stop_on_ponderhit {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.stopped = true;
+            }
         }
     }
 
@@ -177,8 +228,9 @@ impl<'a> Worker<'a> {
         if self.id != 0 {
             return;
         }
+        self.poll_ponder();
         let out_of_nodes = self.shared.limits.nodes.is_some_and(|n| total >= n);
-        let out_of_time = self.shared.clock.hard.is_some_and(|t| std::time::Instant::now() >= t);
+        let out_of_time = self.clock.hard.is_some_and(|t| Instant::now() >= t);
         if out_of_nodes || out_of_time {
             self.shared.stop.store(true, Ordering::Relaxed);
             self.stopped = true;
@@ -218,10 +270,11 @@ impl<'a> Worker<'a> {
     }
 
     /// Iterative deepening. Returns when the limits are reached or the search is stopped; the main
-    /// thread calls `report` after each completed iteration.
-    pub fn iterate(&mut self, report: &mut dyn FnMut(&Worker<'_>)) {
+    /// thread calls `report(worker, line, bound)` for each line after each completed iteration (and
+    /// for a score outside the aspiration window in long searches).
+    pub fn iterate(&mut self, report: &mut dyn FnMut(&Worker<'_>, usize, Bound)) {
         let max_depth = self.shared.limits.max_depth();
-        let mut score = 0;
+        let lines = self.shared.multipv.clamp(1, self.root_moves.len().max(1));
         let mut depth = 1;
         while depth <= max_depth {
             // Lazy SMP: half the helpers run one ply ahead of the others, so that the threads
@@ -229,16 +282,35 @@ impl<'a> Worker<'a> {
             let search_depth = if self.id % 2 == 1 { (depth + 1).min(max_depth) } else { depth };
             self.seldepth = 0;
             self.root_depth = search_depth as i32;
-            let result = self.aspiration(search_depth as i32, score);
+            for root in &mut self.root_moves {
+                root.previous_score = root.score;
+            }
+            // MultiPV: the best line among all root moves, then the best among the rest, and so on.
+            for line in 0..lines {
+                self.aspiration(search_depth as i32, line, report);
+                if self.stopped {
+                    break;
+                }
+                if lines > 1 {
+                    // The moves left for the next line, best first (a stable sort keeps the order
+                    // of the moves this iteration could not score).
+                    self.root_moves[line + 1..].sort_by_key(|root| core::cmp::Reverse(root.score));
+                }
+            }
             if self.stopped {
                 break;
             }
-            score = result;
+            // Lines found later can score higher than earlier ones when the search is unstable.
+            self.root_moves[..lines].sort_by_key(|root| core::cmp::Reverse(root.score));
             self.completed_depth = search_depth;
             self.can_stop = true;
             if self.id == 0 {
-                report(self);
-                if self.should_finish(score) {
+                self.completed.clear();
+                self.completed.extend_from_slice(&self.root_moves[..lines]);
+                for line in 0..lines {
+                    report(self, line, Bound::Exact);
+                }
+                if self.should_finish(self.root_moves[0].score) {
                     break;
                 }
             }
@@ -248,7 +320,7 @@ impl<'a> Worker<'a> {
     }
 
     /// Whether the main thread ends the search after a completed iteration.
-    fn should_finish(&self, score: i32) -> bool {
+    fn should_finish(&mut self, score: i32) -> bool {
         if self.shared.stop.load(Ordering::Relaxed) {
             return true;
         }
@@ -259,33 +331,50 @@ impl<'a> Worker<'a> {
         if limits.nodes.is_some_and(|n| self.shared.nodes.load(Ordering::Relaxed) + self.unflushed >= n) {
             return true;
         }
-        if let Some(soft) = self.shared.clock.soft {
-            if std::time::Instant::now() >= soft {
-                return true;
-            }
-            // A forced result already seen in full: deeper iterations cannot change it.
-            let plies = (super::score::MATE - score.abs()) as u32;
-            if is_decisive(score) && self.completed_depth >= plies + 2 {
-                return true;
-            }
+        // A win in at most `mate` own moves (a win at ply p is the ((p + 1) / 2)-th own move).
+        if limits.mate.is_some_and(|m| score >= MATE_BOUND && (MATE - score + 1) / 2 <= m as i32) {
+            return true;
         }
-        false
+        self.poll_ponder();
+        let Some(soft) = self.clock.soft_deadline() else { return false };
+        // A forced result already seen in full: deeper iterations cannot change it.
+        let plies = (MATE - score.abs()) as u32;
+        let seen_in_full = is_decisive(score) && self.completed_depth >= plies + 2;
+        if Instant::now() < soft && !seen_in_full {
+            return false;
+        }
+        if self.clock.is_pondering() {
+            // Keep searching (the time is the opponent's), and move at once on the ponder hit.
+            self.stop_on_ponderhit = true;
+            return false;
+        }
+        true
     }
 
-    /// A root search in a window around the previous score, widened until the score falls inside.
-    fn aspiration(&mut self, depth: i32, previous: i32) -> i32 {
+    /// The search of root line `line` (from 1 in `MultiPV`) in a window around its previous score,
+    /// widened until the score falls inside.
+    fn aspiration(
+        &mut self,
+        depth: i32,
+        line: usize,
+        report: &mut dyn FnMut(&Worker<'_>, usize, Bound),
+    ) -> i32 {
+        let previous = self.root_moves[line].previous_score;
         if !self.params.aspiration || depth < 4 || is_decisive(previous) {
-            return self.root_search(depth, -INFINITE, INFINITE);
+            return self.root_search(depth, -INFINITE, INFINITE, line);
         }
         let mut delta = 24;
         let (mut alpha, mut beta) = (previous - delta, previous + delta);
         loop {
-            let score = self.root_search(depth, alpha, beta);
+            let score = self.root_search(depth, alpha, beta, line);
             if self.stopped {
                 return score;
             }
             if score > alpha && score < beta {
                 return score;
+            }
+            if self.id == 0 && self.clock.elapsed() >= BOUND_REPORT_AFTER {
+                report(self, line, if score <= alpha { Bound::Upper } else { Bound::Lower });
             }
             if delta > 600 || is_decisive(score) {
                 // Far off, or a forced result: search with the full window.
@@ -301,14 +390,16 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+    /// Searches the root moves from index `first` on (the earlier ones are the better lines of
+    /// `MultiPV`, already searched); the best of them ends up at `first`.
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32, first: usize) -> i32 {
         let root = self.root;
         let mut best = -INFINITE;
-        for i in 0..self.root_moves.len() {
+        for i in first..self.root_moves.len() {
             let m = self.root_moves[i].m;
             let child = root.play_unchecked(&m);
             self.enter(1, &child, is_irreversible(&root, &child, &m));
-            let score = if i == 0 {
+            let score = if i == first {
                 -self.search(&child, depth - 1, -beta, -alpha, 1, true)
             } else {
                 let mut s = -self.search(&child, depth - 1, -alpha - 1, -alpha, 1, true);
@@ -321,7 +412,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             best = best.max(score);
-            if i == 0 || score > alpha {
+            if i == first || score > alpha {
                 let line = &mut self.root_moves[i];
                 line.score = score;
                 line.pv.clear();
@@ -333,7 +424,7 @@ impl<'a> Worker<'a> {
             if score > alpha {
                 // The best move so far goes first: it is the answer if time runs out now, and the
                 // first move searched in the next iteration.
-                self.root_moves[..=i].rotate_right(1);
+                self.root_moves[first..=i].rotate_right(1);
                 if score >= beta {
                     break;
                 }

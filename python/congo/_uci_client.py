@@ -1,0 +1,904 @@
+"""Driving an engine that speaks the protocol of ``docs/protocol.md`` (``congo uci``, or any
+program in any language) from Python, the way python-chess drives UCI chess engines.
+
+>>> from congo.engine import SimpleEngine, Limit
+>>> engine = SimpleEngine.popen_uci(["congo", "uci"])          # doctest: +SKIP
+>>> engine.play(congo.Board(), Limit(time=0.1)).move            # doctest: +SKIP
+Move.from_uci('a1c3')
+>>> engine.quit()                                               # doctest: +SKIP
+
+Everything here is re-exported from :mod:`congo.engine`. One thread per engine reads its output, so
+no call ever blocks on a dead or silent engine past its timeout: a process that dies raises
+:class:`EngineTerminatedError`, one that does not answer in time ``TimeoutError``, and one that answers
+nonsense :class:`EngineError`.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import dataclasses
+import logging
+import queue
+import subprocess
+import threading
+import time
+import weakref
+from collections.abc import Iterable, Iterator, Mapping
+from typing import IO, TYPE_CHECKING, Any, Callable, Union
+
+from congo._core import STARTING_FEN, Move
+from congo._results import InfoDict, PlayResult, PovScore, Score
+from congo.board import Board
+
+if TYPE_CHECKING:
+    from congo.engine import Limit
+
+__all__ = [
+    "AnalysisComplete",
+    "AnalysisResult",
+    "BestMove",
+    "EngineError",
+    "EngineTerminatedError",
+    "Option",
+    "SimpleEngine",
+]
+
+LOGGER = logging.getLogger("congo.engine")
+
+OptionValue = Union[str, int, bool, None]
+
+Deadline = Union[float, None, Callable[[], Union[float, None]]]
+"""When a wait ends: a ``time.monotonic()`` value, none, or a function giving one."""
+
+_MAX_LINE = 1 << 20
+"""The longest line read from an engine; longer ones arrive in pieces (and are ignored as nonsense)."""
+
+_STOP_GRACE = 2.0
+"""Seconds an engine gets to answer ``stop`` with its ``bestmove`` before it is given up."""
+
+_MANAGED_OPTIONS = ("multipv", "ponder")
+"""Options that :meth:`SimpleEngine.analyse` and :meth:`SimpleEngine.play` set themselves."""
+
+
+class EngineError(RuntimeError):
+    """The engine did something the protocol does not allow: an answer that makes no sense, an
+    illegal move, an option it does not have."""
+
+
+class EngineTerminatedError(EngineError):
+    """The engine process is gone (it exited, crashed or was killed), or was closed."""
+
+
+class AnalysisComplete(Exception):
+    """Raised by :meth:`AnalysisResult.get` when the analysis is over and every info was taken."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """An option the engine announced (python-chess's ``Option``): ``type`` is ``"spin"``,
+    ``"check"``, ``"combo"``, ``"button"`` or ``"string"``."""
+
+    name: str
+    type: str
+    default: OptionValue
+    min: int | None
+    max: int | None
+    var: list[str]
+
+    def parse(self, value: OptionValue) -> OptionValue:
+        """``value`` checked against the option's type and range. Raises :class:`EngineError`."""
+        if self.type == "check":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false"):
+                return value.lower() == "true"
+            raise EngineError(f"option {self.name!r} takes true or false, got {value!r}")
+        if self.type == "spin":
+            try:
+                number = int(value)  # type: ignore[arg-type]
+            except (TypeError, ValueError):
+                raise EngineError(f"option {self.name!r} takes an integer, got {value!r}") from None
+            if isinstance(value, bool) or (self.min is not None and number < self.min):
+                raise EngineError(f"option {self.name!r} must be at least {self.min}, got {value!r}")
+            if self.max is not None and number > self.max:
+                raise EngineError(f"option {self.name!r} must be at most {self.max}, got {value!r}")
+            return number
+        if self.type == "combo":
+            if value not in self.var:
+                raise EngineError(f"option {self.name!r} must be one of {self.var}, got {value!r}")
+            return value
+        if self.type == "button":
+            if value is not None:
+                raise EngineError(f"option {self.name!r} is a button: it takes None, got {value!r}")
+            return None
+        text = "" if value is None else str(value)
+        if "\n" in text or "\r" in text:
+            raise EngineError(f"option {self.name!r}: a value cannot contain a line break")
+        return text
+
+    def is_managed(self) -> bool:
+        """Whether the client sets this option itself (``MultiPV``, ``Ponder``, ``UCI_…``)."""
+        return self.name.lower() in _MANAGED_OPTIONS or self.name.lower().startswith("uci_")
+
+
+class _Options(Mapping[str, Option]):
+    """The announced options, looked up without regard to case (as the protocol asks)."""
+
+    def __init__(self) -> None:
+        self._options: dict[str, Option] = {}
+
+    def add(self, option: Option) -> None:
+        self._options[option.name.lower()] = option
+
+    def __getitem__(self, name: str) -> Option:
+        return self._options[name.lower()]
+
+    def __iter__(self) -> Iterator[str]:
+        return (option.name for option in self._options.values())
+
+    def __len__(self) -> int:
+        return len(self._options)
+
+    def __repr__(self) -> str:
+        return f"<Options {list(self)}>"
+
+
+@dataclasses.dataclass
+class BestMove:
+    """The end of a search: the move and the expected reply (python-chess's ``BestMove``)."""
+
+    move: Move | None
+    ponder: Move | None
+
+
+def _parse_option(line: str) -> Option | None:
+    """An ``option name … type …`` line, or ``None`` if it is malformed."""
+    tokens = line.split()
+    if len(tokens) < 5 or tokens[1] != "name" or "type" not in tokens[2:]:
+        return None
+    type_at = tokens.index("type", 2)
+    name = " ".join(tokens[2:type_at])
+    if not name or type_at + 1 >= len(tokens):
+        return None
+    kind = tokens[type_at + 1]
+    fields: dict[str, list[str]] = {"default": [], "min": [], "max": []}
+    var: list[str] = []
+    current: list[str] | None = None
+    for token in tokens[type_at + 2 :]:
+        if token in fields:
+            current = fields[token]
+        elif token == "var":
+            var.append("")
+            current = None
+        elif current is not None:
+            current.append(token)
+        elif var:
+            var[-1] = f"{var[-1]} {token}".strip()
+    default_text = " ".join(fields["default"])
+    try:
+        low = int(fields["min"][0]) if fields["min"] else None
+        high = int(fields["max"][0]) if fields["max"] else None
+        default: OptionValue
+        if kind == "spin":
+            default = int(default_text) if default_text else None
+        elif kind == "check":
+            default = default_text.lower() == "true"
+        elif kind == "button":
+            default = None
+        elif kind in ("combo", "string"):
+            default = "" if default_text == "<empty>" else default_text
+        else:
+            return None
+    except ValueError:
+        return None
+    return Option(name, kind, default, low, high, var)
+
+
+def _parse_move(board: Board, text: str) -> Move | None:
+    try:
+        return board.parse_uci(text)
+    except ValueError:
+        return None
+
+
+def _parse_info(line: str, board: Board) -> InfoDict:
+    """An ``info …`` line as an :data:`InfoDict`; what does not parse is left out (and logged)."""
+    info: InfoDict = {}
+    tokens = line.split()[1:]
+    i = 0
+    integers = ("depth", "seldepth", "nodes", "nps", "hashfull", "multipv", "currmovenumber", "tbhits")
+    while i < len(tokens):
+        key = tokens[i]
+        i += 1
+        try:
+            if key in integers:
+                info[key] = int(tokens[i])  # type: ignore[literal-required]
+                i += 1
+            elif key == "time":
+                info["time"] = int(tokens[i]) / 1000
+                i += 1
+            elif key == "score":
+                kind, value = tokens[i], int(tokens[i + 1])
+                i += 2
+                if kind == "cp":
+                    relative = Score(cp=value)
+                elif kind == "mate":
+                    relative = Score(mate=value)
+                else:
+                    raise ValueError(f"score {kind}")
+                info["score"] = PovScore(relative, board.turn)
+                while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
+                    info[tokens[i]] = True  # type: ignore[literal-required]
+                    i += 1
+            elif key == "currmove":
+                move = _parse_move(board, tokens[i])
+                i += 1
+                if move is not None:
+                    info["currmove"] = move
+            elif key == "pv":
+                info["pv"] = _parse_line(board, tokens[i:])
+                i = len(tokens)
+            elif key == "string":
+                info["string"] = line.split(None, 2)[2] if len(line.split(None, 2)) > 2 else ""
+                i = len(tokens)
+            elif key in ("refutation", "currline"):
+                i = len(tokens)  # moves to the end of the line, not kept
+        except (IndexError, ValueError) as error:
+            LOGGER.warning("ignoring a malformed part of %r: %s", line, error)
+    return info
+
+
+def _parse_line(board: Board, texts: list[str]) -> list[Move]:
+    """The moves of a principal variation, as far as they are legal in turn."""
+    walker = Board.from_position(board.position)
+    moves: list[Move] = []
+    for text in texts:
+        move = _parse_move(walker, text)
+        if move is None:
+            LOGGER.warning("ignoring the rest of a principal variation from %r on", text)
+            break
+        walker.push(move)
+        moves.append(move)
+    return moves
+
+
+def _position_command(board: Board) -> str:
+    root = board.root().fen()
+    start = "startpos" if root == STARTING_FEN else f"fen {root}"
+    moves = board.move_stack
+    return f"position {start} moves {' '.join(m.uci() for m in moves)}" if moves else f"position {start}"
+
+
+def _millis(seconds: float) -> int:
+    return max(0, round(seconds * 1000))
+
+
+def _go_command(
+    limit: Limit | None,
+    *,
+    root_moves: list[Move] | None = None,
+    ponder: bool = False,
+    infinite: bool = False,
+) -> str:
+    parts = ["go"]
+    if ponder:
+        parts.append("ponder")
+    if limit is not None:
+        for name, value in (("wtime", limit.white_clock), ("btime", limit.black_clock)):
+            if value is not None:
+                parts += [name, str(_millis(value))]
+        for name, value in (("winc", limit.white_inc), ("binc", limit.black_inc)):
+            if value is not None:
+                parts += [name, str(_millis(value))]
+        if limit.remaining_moves is not None:
+            parts += ["movestogo", str(limit.remaining_moves)]
+        if limit.depth is not None:
+            parts += ["depth", str(limit.depth)]
+        if limit.nodes is not None:
+            parts += ["nodes", str(limit.nodes)]
+        if limit.mate is not None:
+            parts += ["mate", str(limit.mate)]
+        if limit.time is not None:
+            parts += ["movetime", str(max(1, _millis(limit.time)))]
+    if infinite:
+        parts.append("infinite")
+    if root_moves is not None:
+        parts += ["searchmoves", *(m.uci() for m in root_moves)]
+    return " ".join(parts)
+
+
+class _Connection:
+    """The engine process and its output, read line by line on threads of their own."""
+
+    def __init__(self, args: list[str], popen_args: dict[str, Any]) -> None:
+        self.process = subprocess.Popen(
+            args,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+            **popen_args,
+        )
+        self.lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
+        self.eof = False
+        self.closed = False
+        threading.Thread(target=self._read_stdout, name="congo-engine-stdout", daemon=True).start()
+        self._stderr_reader = threading.Thread(
+            target=self._read_stderr, name="congo-engine-stderr", daemon=True
+        )
+        self._stderr_reader.start()
+
+    @staticmethod
+    def _pipe_lines(pipe: IO[bytes] | None, take: Callable[[str], object]) -> None:
+        """Hands every line of a pipe to ``take`` until the pipe ends (or fails)."""
+        assert pipe is not None
+        with contextlib.suppress(OSError, ValueError):
+            for raw in iter(lambda: pipe.readline(_MAX_LINE), b""):
+                take(raw.decode("utf-8", "replace").rstrip("\r\n"))
+
+    def _read_stdout(self) -> None:
+        self._pipe_lines(self.process.stdout, self.lines.put)
+        self.lines.put(None)
+
+    def _read_stderr(self) -> None:
+        self._pipe_lines(self.process.stderr, self.stderr_tail.append)
+
+    def terminated_error(self, doing: str) -> EngineTerminatedError:
+        if self.closed:
+            return EngineTerminatedError("the engine was closed")
+        try:
+            code = self.process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            code = None
+        self._stderr_reader.join(timeout=1.0)  # its last words may still be in the pipe
+        detail = f" (exit code {code})" if code is not None else ""
+        tail = "; its last words: " + " | ".join(self.stderr_tail) if self.stderr_tail else ""
+        return EngineTerminatedError(f"the engine process died {doing}{detail}{tail}")
+
+    def send(self, line: str) -> None:
+        if self.eof or self.closed or self.process.poll() is not None:
+            raise self.terminated_error("before a command could be sent")
+        LOGGER.debug("%d << %s", self.process.pid, line)
+        stdin = self.process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(line.encode("utf-8") + b"\n")
+            stdin.flush()
+        except (OSError, ValueError):
+            raise self.terminated_error("while a command was sent") from None
+
+    def read(self, deadline: Deadline, doing: str) -> str:
+        """The next line, waiting until ``deadline`` (a ``time.monotonic()`` value, or a function
+        giving it, looked at again while waiting) at most."""
+        if self.eof:
+            raise self.terminated_error(doing)
+        while True:
+            limit = deadline() if callable(deadline) else deadline
+            remaining = None if limit is None else limit - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                raise TimeoutError(f"the engine did not answer in time {doing}")
+            try:
+                # Short waits keep Ctrl-C responsive on every platform.
+                line = self.lines.get(timeout=0.1 if remaining is None else min(remaining, 0.1))
+            except queue.Empty:
+                continue
+            if line is None:
+                self.eof = True
+                raise self.terminated_error(doing)
+            LOGGER.debug("%d >> %s", self.process.pid, line)
+            return line
+
+    def kill(self) -> None:
+        self.closed = True
+        if self.process.poll() is None:
+            self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
+        for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+
+
+def _close_connection(connection: _Connection) -> None:
+    """The finalizer of an engine that was never closed: no process outlives its client."""
+    if not connection.closed:
+        connection.kill()
+
+
+class SimpleEngine:
+    """A blocking client for an engine speaking the protocol of ``docs/protocol.md``, shaped like
+    python-chess's ``chess.engine.SimpleEngine``. Create it with :meth:`popen_uci`; use it in a
+    ``with`` block or call :meth:`quit`.
+
+    Calls are serialised (one command at a time, from any thread). ``timeout`` (seconds) bounds every
+    exchange that should be quick (the handshake, ``isready``, options) and is added to a search's own
+    time (its ``time`` limit, or the side to move's clock) as the most it may take; searches limited
+    only by depth or nodes wait as long as the engine searches (but never on a dead engine).
+    """
+
+    def __init__(self, connection: _Connection, *, timeout: float | None) -> None:
+        self._connection = connection
+        self.timeout = timeout
+        self.id: dict[str, str] = {}
+        """What the engine said about itself: ``name``, ``author``."""
+        self.options: Mapping[str, Option] = _Options()
+        """The options the engine announced, by name (any case)."""
+        self.config: dict[str, OptionValue] = {}
+        """The option values sent to the engine so far."""
+        self._lock = threading.Lock()
+        self._searching = False
+        self._analysis: AnalysisResult | None = None
+        self._game: object = None
+        self._finalizer = weakref.finalize(self, _close_connection, connection)
+
+    @classmethod
+    def popen_uci(
+        cls, command: str | list[str], *, timeout: float | None = 10.0, **popen_args: Any
+    ) -> SimpleEngine:
+        """Starts an engine and shakes hands (``uci`` … ``uciok``). ``command`` is the program's path
+        or its argument list (``["congo", "uci"]``), as with python-chess; ``popen_args`` go to
+        ``subprocess.Popen``. Raises ``OSError`` if the program cannot be started, ``TimeoutError``
+        if it does not complete the handshake within ``timeout`` seconds, and
+        :class:`EngineTerminatedError` if it exits."""
+        args = [command] if isinstance(command, str) else list(command)
+        connection = _Connection(args, popen_args)
+        engine = cls(connection, timeout=timeout)
+        try:
+            engine._handshake()
+        except BaseException:
+            connection.kill()
+            raise
+        return engine
+
+    def _deadline(self, extra: float | None = 0.0) -> float | None:
+        if self.timeout is None or extra is None:
+            return None
+        return time.monotonic() + self.timeout + extra
+
+    def _handshake(self) -> None:
+        self._connection.send("uci")
+        deadline = self._deadline()
+        options = _Options()
+        while True:
+            line = self._connection.read(deadline, "during the handshake (uci)")
+            if line == "uciok":
+                break
+            if line.startswith("id "):
+                _, key, *value = line.split(None, 2)
+                self.id[key] = value[0] if value else ""
+            elif line.startswith("option "):
+                option = _parse_option(line)
+                if option is None:
+                    LOGGER.warning("ignoring a malformed option line: %r", line)
+                else:
+                    options.add(option)
+        self.options = options
+
+    # -- command discipline -------------------------------------------------------------------
+
+    def _acquire(self) -> None:
+        """Takes the engine for a command: ends a running analysis or pondering first."""
+        analysis = self._analysis
+        if analysis is not None:
+            analysis.stop()
+            analysis._finished.wait()
+        self._lock.acquire()
+        try:
+            self._resync()
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def _resync(self) -> None:
+        """Ends a search whose ``bestmove`` was never read (pondering, or a call interrupted by a
+        timeout or Ctrl-C): ``stop``, then everything up to that ``bestmove`` is discarded."""
+        if not self._searching:
+            return
+        connection = self._connection
+        connection.send("stop")
+        deadline = time.monotonic() + _STOP_GRACE
+        try:
+            while not connection.read(deadline, "after stop").startswith("bestmove"):
+                pass
+        except TimeoutError:
+            connection.kill()
+            raise EngineTerminatedError("the engine did not answer stop in time and was killed") from None
+        self._searching = False
+
+    def _ready(self) -> None:
+        self._connection.send("isready")
+        deadline = self._deadline()
+        while self._connection.read(deadline, "waiting for readyok") != "readyok":
+            pass
+
+    def _set_option(self, name: str, value: OptionValue, *, managed_ok: bool = False) -> None:
+        try:
+            option = self.options[name]
+        except KeyError:
+            known = ", ".join(self.options)
+            raise EngineError(f"the engine has no option {name!r}; it has {known}") from None
+        if option.is_managed() and not managed_ok:
+            raise EngineError(f"option {option.name!r} is set automatically (by analyse, analysis or play)")
+        value = option.parse(value)
+        if option.type != "button" and self.config.get(option.name) == value:
+            return
+        if option.type == "button":
+            self._connection.send(f"setoption name {option.name}")
+        else:
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            self._connection.send(f"setoption name {option.name} value {text}")
+            self.config[option.name] = value
+
+    def _new_game(self, game: object) -> None:
+        if game is not None and game != self._game:
+            self._game = game
+            self._connection.send("ucinewgame")
+
+    # -- public API ---------------------------------------------------------------------------
+
+    def configure(self, options: Mapping[str, OptionValue]) -> None:
+        """Sets options (python-chess's ``configure``); a button is pressed with the value ``None``.
+        Raises :class:`EngineError` for an option the engine does not have, one the client manages
+        itself (``MultiPV``, ``Ponder``) or a value out of range."""
+        self._acquire()
+        try:
+            for name, value in options.items():
+                self._set_option(name, value)
+            self._ready()
+        finally:
+            self._lock.release()
+
+    def ping(self) -> None:
+        """``isready`` … ``readyok``: raises if the engine does not answer within ``timeout``."""
+        self._acquire()
+        try:
+            self._ready()
+        finally:
+            self._lock.release()
+
+    def _start_search(
+        self,
+        board: Board,
+        limit: Limit | None,
+        *,
+        multipv: int | None,
+        root_moves: Iterable[Move] | None,
+        game: object,
+        options: Mapping[str, OptionValue],
+        infinite: bool = False,
+        ponder: bool = False,
+    ) -> None:
+        if not isinstance(board, Board):
+            raise TypeError(f"board must be a congo.Board, got {type(board).__name__}")
+        roots = None if root_moves is None else list(root_moves)
+        self._new_game(game)
+        for name, value in options.items():
+            self._set_option(name, value)
+        if "multipv" in (name.lower() for name in self.options):
+            self._set_option("MultiPV", multipv or 1, managed_ok=True)
+        elif multipv not in (None, 1):
+            raise EngineError("the engine has no MultiPV option")
+        self._ready()
+        self._connection.send(_position_command(board))
+        self._connection.send(_go_command(limit, root_moves=roots, ponder=ponder, infinite=infinite))
+        self._searching = True
+
+    def _search_deadline(self, board: Board, limit: Limit | None) -> float | None:
+        """When a search must have ended: its time plus ``timeout``; none for depth or node limits."""
+        if limit is None:
+            return None
+        own_clock = limit.white_clock if board.turn else limit.black_clock
+        budgets = [t for t in (limit.time, own_clock) if t is not None]
+        if not budgets:
+            return None
+        return self._deadline(max(0.0, min(budgets)))
+
+    def _collect(
+        self, board: Board, deadline: Deadline, on_info: Callable[[InfoDict], object] | None = None
+    ) -> tuple[BestMove, dict[int, InfoDict]]:
+        """Reads a search's output up to its ``bestmove``: the latest info of every line."""
+        lines: dict[int, InfoDict] = {}
+        while True:
+            try:
+                line = self._connection.read(deadline, "during a search")
+            except TimeoutError:
+                # Give the engine a chance to answer stop; keep it only if it does (otherwise it is
+                # killed): either way the caller learns of the timeout.
+                with contextlib.suppress(EngineError):
+                    self._resync()
+                raise
+            if line.startswith("info"):
+                info = _parse_info(line, board)
+                if "string" in info:
+                    LOGGER.info("engine: %s", info["string"])
+                elif info:
+                    merged = lines.setdefault(info.get("multipv", 1), {})
+                    merged.update(info)
+                if on_info is not None:
+                    on_info(info)
+            elif line.startswith("bestmove"):
+                self._searching = False
+                return self._bestmove(line, board), lines
+            elif line.strip():
+                LOGGER.warning("ignoring unexpected output during a search: %r", line)
+
+    def _bestmove(self, line: str, board: Board) -> BestMove:
+        tokens = line.split()
+        if len(tokens) < 2:
+            raise EngineError(f"the engine answered {line!r}: bestmove without a move")
+        if tokens[1] in ("(none)", "0000"):
+            return BestMove(None, None)
+        try:
+            move = board.parse_uci(tokens[1])
+        except ValueError as error:
+            raise EngineError(f"the engine answered an illegal move {tokens[1]!r}: {error}") from None
+        ponder = None
+        if len(tokens) >= 4 and tokens[2] == "ponder":
+            after = Board.from_position(board.position)
+            after.push(move)
+            ponder = _parse_move(after, tokens[3])
+        return BestMove(move, ponder)
+
+    def play(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        ponder: bool = False,
+        root_moves: Iterable[Move] | None = None,
+        game: object = None,
+        info: object = None,
+        options: Mapping[str, OptionValue] | None = None,
+    ) -> PlayResult:
+        """The engine's move (python-chess's ``play``): a :class:`~congo.engine.PlayResult` with
+        ``move`` (``None`` if the engine has none), ``ponder`` and the last ``info`` of the best line.
+
+        ``ponder=True``: the engine goes on thinking about the expected reply until the next command
+        (which stops it). ``game``: any object; when it differs from the previous call's, the engine
+        is told ``ucinewgame``. ``options``: options for this search (kept until changed). ``info``
+        is accepted for python-chess compatibility (every info is always parsed).
+
+        Raises :class:`EngineError` for an illegal or malformed move, ``TimeoutError`` if the
+        search overruns its time by more than ``timeout``, :class:`EngineTerminatedError` if the
+        engine dies."""
+        self._acquire()
+        try:
+            self._start_search(
+                board, limit, multipv=None, root_moves=root_moves, game=game, options=options or {}
+            )
+            best, lines = self._collect(board, self._search_deadline(board, limit))
+            if ponder and best.move is not None and best.ponder is not None:
+                after = board.copy()
+                after.push(best.move)
+                after.push(best.ponder)
+                if after.outcome() is None:
+                    self._connection.send(_position_command(after))
+                    self._connection.send(_go_command(limit, ponder=True))
+                    self._searching = True
+            return PlayResult(best.move, best.ponder, lines.get(1, {}))
+        finally:
+            self._lock.release()
+
+    def analyse(
+        self,
+        board: Board,
+        limit: Limit,
+        *,
+        multipv: int | None = None,
+        root_moves: Iterable[Move] | None = None,
+        game: object = None,
+        info: object = None,
+        options: Mapping[str, OptionValue] | None = None,
+    ) -> Any:
+        """Analyses a position (python-chess's ``analyse``): the :data:`~congo.engine.InfoDict` of
+        the best line, or with ``multipv=N`` a list of the best ``N`` lines' infos, best first.
+        Raises like :meth:`play`."""
+        self._acquire()
+        try:
+            self._start_search(
+                board, limit, multipv=multipv, root_moves=root_moves, game=game, options=options or {}
+            )
+            _, lines = self._collect(board, self._search_deadline(board, limit))
+            ranked = [lines[rank] for rank in sorted(lines)]
+            if multipv is None:
+                return ranked[0] if ranked else {}
+            return ranked[:multipv]
+        finally:
+            self._lock.release()
+
+    def analysis(
+        self,
+        board: Board,
+        limit: Limit | None = None,
+        *,
+        multipv: int | None = None,
+        root_moves: Iterable[Move] | None = None,
+        game: object = None,
+        info: object = None,
+        options: Mapping[str, OptionValue] | None = None,
+    ) -> AnalysisResult:
+        """Starts an analysis and returns at once (python-chess's ``analysis``): an
+        :class:`AnalysisResult` to iterate over infos as they come, with :meth:`~AnalysisResult.stop`
+        and :meth:`~AnalysisResult.wait`; as a context manager it stops the analysis at the end of
+        the block. With no ``limit`` the engine searches until stopped. Raises like :meth:`play`."""
+        self._acquire()
+        try:
+            self._start_search(
+                board,
+                limit,
+                multipv=multipv,
+                root_moves=root_moves,
+                game=game,
+                options=options or {},
+                infinite=limit is None,
+            )
+        except BaseException:
+            self._lock.release()
+            raise
+        result = AnalysisResult(self)
+        self._analysis = result
+        search_deadline = self._search_deadline(board, limit)
+
+        def deadline() -> float | None:
+            # After stop, the engine has a short grace to answer, whatever the search's own time.
+            ends = [t for t in (search_deadline, result._stop_deadline) if t is not None]
+            return min(ends) if ends else None
+
+        threading.Thread(
+            target=self._pump, args=(result, board, deadline), name="congo-engine-analysis", daemon=True
+        ).start()
+        return result
+
+    def _pump(self, result: AnalysisResult, board: Board, deadline: Deadline) -> None:
+        """Feeds an analysis with the engine's infos until its ``bestmove`` (on its own thread)."""
+        try:
+            best, _ = self._collect(board, deadline, on_info=result._post)
+            result._best = best
+        except BaseException as error:  # handed to the consumer
+            result._error = error
+        finally:
+            self._analysis = None
+            result._finish()
+            self._lock.release()
+
+    def quit(self) -> None:
+        """Ends the engine: stops what it is doing, says ``quit``, waits up to ``timeout`` for it
+        to exit and kills it otherwise. Idempotent; the engine cannot be used afterwards."""
+        connection = self._connection
+        if connection.closed:
+            return
+        try:
+            self._acquire()
+        except EngineError:
+            connection.kill()
+            return
+        try:
+            try:
+                connection.send("quit")
+                connection.process.wait(timeout=self.timeout)
+            except (EngineError, subprocess.TimeoutExpired):
+                pass
+        finally:
+            connection.kill()
+            self._lock.release()
+
+    close = quit
+
+    def kill(self) -> None:
+        """Kills the engine process at once, from any thread (a call waiting on it raises
+        :class:`EngineTerminatedError`). For emergencies such as Ctrl-C; :meth:`quit` is the
+        orderly way."""
+        self._connection.kill()
+
+    def __enter__(self) -> SimpleEngine:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.quit()
+
+    def __repr__(self) -> str:
+        name = self.id.get("name", "?")
+        return f"<SimpleEngine (pid={self._connection.process.pid}) {name!r}>"
+
+
+class AnalysisResult:
+    """A running analysis (python-chess's ``AnalysisResult``): iterate over it for infos as they
+    arrive; :attr:`info` is the latest merged info of the best line, :attr:`multipv` of every line.
+    :meth:`stop` asks the engine to stop, :meth:`wait` waits for the end and returns the
+    :class:`BestMove`. Used as a context manager, it stops and waits at the end of the block."""
+
+    _DONE = object()
+
+    def __init__(self, engine: SimpleEngine) -> None:
+        self._engine = engine
+        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._finished = threading.Event()
+        self._best: BestMove | None = None
+        self._error: BaseException | None = None
+        self._stop_sent = False
+        self._stop_deadline: float | None = None
+        self.multipv: list[InfoDict] = [{}]
+
+    @property
+    def info(self) -> InfoDict:
+        """The latest information about the best line (several infos merged)."""
+        return self.multipv[0]
+
+    def _post(self, info: InfoDict) -> None:
+        if "string" not in info and info:
+            rank = info.get("multipv", 1)
+            while len(self.multipv) < rank:
+                self.multipv.append({})
+            self.multipv[rank - 1].update(info)
+        self._queue.put(info)
+
+    def _finish(self) -> None:
+        self._finished.set()
+        self._queue.put(self._DONE)
+
+    def stop(self) -> None:
+        """Asks the engine to stop (it answers with its best move); returns at once."""
+        if self._finished.is_set() or self._stop_sent:
+            return
+        self._stop_sent = True
+        self._stop_deadline = time.monotonic() + _STOP_GRACE
+        # A dead engine is reported by the thread that reads its output.
+        with contextlib.suppress(EngineError):
+            self._engine._connection.send("stop")
+
+    def wait(self) -> BestMove:
+        """Waits for the end of the analysis. Raises what ended it badly (the engine died, it
+        overran its time, it answered nonsense)."""
+        while not self._finished.wait(0.1):
+            pass
+        if self._error is not None:
+            raise self._error
+        assert self._best is not None
+        return self._best
+
+    def would_block(self) -> bool:
+        """Whether :meth:`get` would wait for the next info."""
+        return self._queue.empty() and not self._finished.is_set()
+
+    def empty(self) -> bool:
+        """Whether no info is waiting (the analysis may still produce more)."""
+        return self._queue.empty() or (self._finished.is_set() and self._queue.qsize() <= 1)
+
+    def get(self) -> InfoDict:
+        """The next info, waiting for it; raises :class:`AnalysisComplete` at the end."""
+        while True:
+            try:
+                item = self._queue.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if item is self._DONE:
+                self._queue.put(self._DONE)  # later calls end too
+                if self._error is not None:
+                    raise self._error
+                raise AnalysisComplete()
+            return item  # type: ignore[return-value]
+
+    def next(self) -> InfoDict | None:
+        """The next info, or ``None`` at the end."""
+        try:
+            return self.get()
+        except AnalysisComplete:
+            return None
+
+    def __iter__(self) -> Iterator[InfoDict]:
+        while True:
+            try:
+                yield self.get()
+            except AnalysisComplete:
+                return
+
+    def __enter__(self) -> AnalysisResult:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+        with contextlib.suppress(EngineError):
+            self.wait()

@@ -1,0 +1,716 @@
+//! The engine over a text protocol: a dialect of the Universal Chess Interface (UCI) for Congo,
+//! specified in `docs/protocol.md`.
+//!
+//! ```text
+//! > uci
+//! < id name congo 0.1.0
+//! < option name Threads type spin default 1 min 1 max 256
+//! < ...
+//! < uciok
+//! > position startpos moves c2c3
+//! > go movetime 100
+//! < info depth 1 seldepth 2 multipv 1 score cp 29 nodes 27 nps 90000 hashfull 0 time 0 pv d6d5
+//! < ...
+//! < bestmove a6a5 ponder c3c4
+//! ```
+//!
+//! Positions are in the project's FEN, moves in its move strings (a monkey chain is its squares
+//! concatenated, `b1d3f5d7`). A reader thread delivers the input line by line ([`spawn_reader`]),
+//! the [`Server`] answers each command at once, and every search runs on its own thread, so that
+//! `isready`, `stop` and `quit` are answered within a millisecond even while searching. Nothing a
+//! controller sends can make it panic: a line that is not a well-formed command, a bad FEN or an
+//! illegal move is answered with `info string error: …` and changes nothing.
+//!
+//! ```
+//! use congo_core::uci;
+//!
+//! let input = "uci\nposition startpos moves c2c3\ngo depth 3\nisready\n";
+//! let output = uci::SharedBuffer::default();
+//! uci::run(input.as_bytes(), output.clone()).unwrap();
+//! let text = output.text();
+//! assert!(text.contains("uciok\n"));
+//! assert!(text.lines().any(|line| line.starts_with("bestmove ")));
+//! ```
+
+mod command;
+mod options;
+
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+pub use command::{parse, Command, CommandError, Go};
+pub use options::{OptionKind, UciOption, DEFAULT_HASH_MB};
+
+use crate::moves::{Move, Path};
+use crate::notation::parse_move;
+use crate::piece::Color;
+use crate::position::Position;
+use crate::search::{
+    Bound, Engine, GameClock, Limits, Score, SearchInfo, SearchOptions, SearchResult, StopHandle,
+};
+
+/// The longest line read; anything longer is answered with an error and skipped. A position with
+/// a hundred thousand moves fits.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// One item of input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A line without its end-of-line characters (invalid UTF-8 replaced by U+FFFD).
+    Line(String),
+    /// A line longer than [`MAX_LINE_BYTES`], skipped; its length in bytes.
+    TooLong(usize),
+    /// The end of the input (or an error reading it): the controller is gone.
+    Eof,
+}
+
+/// Reads `input` line by line on a thread of its own and delivers the lines in order, then
+/// [`Input::Eof`].
+pub fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<Input> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("congo-uci-reader".into())
+        .spawn(move || {
+            let mut reader = BufReader::new(input);
+            let mut line = Vec::new();
+            loop {
+                let item = match read_line(&mut reader, &mut line) {
+                    Ok(Some(item)) => item,
+                    Ok(None) | Err(_) => Input::Eof,
+                };
+                let eof = item == Input::Eof;
+                if sender.send(item).is_err() || eof {
+                    break;
+                }
+            }
+        })
+        .map_or_else(
+            |_| {
+                // No thread to read with: there is no input.
+                let (sender, receiver) = mpsc::channel();
+                let _ = sender.send(Input::Eof);
+                receiver
+            },
+            |_| receiver,
+        )
+}
+
+/// One line of at most [`MAX_LINE_BYTES`] (longer ones are skipped to their end), or `None` at the
+/// end of the input.
+fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<Input>> {
+    line.clear();
+    let mut length = 0usize;
+    loop {
+        let available = reader.fill_buf()?;
+        if available.is_empty() {
+            // The last line may lack its newline.
+            return Ok((length > 0).then(|| finish_line(line, length)));
+        }
+        let (chunk, found) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..i], true),
+            None => (available, false),
+        };
+        length = length.saturating_add(chunk.len());
+        if length <= MAX_LINE_BYTES {
+            line.extend_from_slice(chunk);
+        }
+        let used = chunk.len() + usize::from(found);
+        reader.consume(used);
+        if found {
+            return Ok(Some(finish_line(line, length)));
+        }
+    }
+}
+
+fn finish_line(line: &[u8], length: usize) -> Input {
+    if length > MAX_LINE_BYTES {
+        return Input::TooLong(length);
+    }
+    let text = String::from_utf8_lossy(line);
+    Input::Line(text.trim_end_matches('\r').to_owned())
+}
+
+/// Runs the protocol until `quit` or the end of the input. Returns an error only if the engine
+/// could not be created (its first transposition table could not be allocated).
+///
+/// `quit` stops a running search at once. At the end of the input a search with limits is allowed
+/// to finish (so that `echo "go depth 12" | congo uci` shows the whole search), an infinite or
+/// pondering one is stopped.
+pub fn run(input: impl Read + Send + 'static, output: impl Write + Send + 'static) -> io::Result<()> {
+    let mut server = Server::new(output)?;
+    let lines = spawn_reader(input);
+    loop {
+        let item = lines.recv().unwrap_or(Input::Eof);
+        let eof = item == Input::Eof;
+        if server.handle_input(item) == Flow::Quit {
+            if eof {
+                server.end_of_input();
+            }
+            break;
+        }
+    }
+    server.shutdown();
+    Ok(())
+}
+
+/// Whether the server goes on after a command.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    /// `quit`, the end of the input, or an output that can no longer be written.
+    Quit,
+}
+
+/// A writer shared by the server and its search thread; each line is written and flushed whole.
+#[derive(Clone)]
+struct Output {
+    inner: Arc<Mutex<OutputState>>,
+}
+
+struct OutputState {
+    writer: Box<dyn Write + Send>,
+    broken: bool,
+}
+
+impl Output {
+    fn lock(&self) -> MutexGuard<'_, OutputState> {
+        // A thread that panicked while writing leaves nothing half-done that matters.
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Writes one line; a failed write marks the output broken (the controller is gone).
+    fn line(&self, text: &str) {
+        let mut state = self.lock();
+        if state.broken {
+            return;
+        }
+        let written = state.writer.write_all(text.as_bytes()).and_then(|()| state.writer.write_all(b"\n"));
+        if written.and_then(|()| state.writer.flush()).is_err() {
+            state.broken = true;
+        }
+    }
+
+    fn error(&self, message: &str) {
+        self.line(&format!("info string error: {message}"));
+    }
+
+    fn is_broken(&self) -> bool {
+        self.lock().broken
+    }
+}
+
+/// What a waiting search is released by: `stop`, or `ponderhit` for a ponder search.
+#[derive(Default)]
+struct Release {
+    state: Mutex<(bool, bool)>,
+    signal: Condvar,
+}
+
+impl Release {
+    fn set(&self, stop: bool) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if stop {
+            state.0 = true;
+        } else {
+            state.1 = true;
+        }
+        self.signal.notify_all();
+    }
+
+    /// Waits, after a search ended on its own, until the controller may have the answer: an
+    /// infinite search only after `stop`, a ponder search after `stop` or `ponderhit`.
+    fn wait(&self, infinite: bool, ponder: bool) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            let (stopped, hit) = *state;
+            let still_pondering = ponder && !hit;
+            if stopped || (!infinite && !still_pondering) {
+                return;
+            }
+            state = self.signal.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+/// A search running (or just ended) on its own thread; the thread gives the engine back.
+struct Running {
+    thread: JoinHandle<Engine>,
+    stop: StopHandle,
+    release: Arc<Release>,
+    /// Cleared just before `bestmove` is written: from then on a new `go` is welcome.
+    searching: Arc<AtomicBool>,
+    /// An infinite or ponder search: it ends only when the controller says so.
+    waits_for_controller: bool,
+}
+
+/// The protocol's state: the engine, its settings, the current position and the running search.
+pub struct Server {
+    out: Output,
+    /// `None` while a search thread has it.
+    engine: Option<Engine>,
+    running: Option<Running>,
+    position: Position,
+    /// Hashes of the positions before the current one since the last capture (for repetitions).
+    history: Vec<u64>,
+    threads: usize,
+    hash_mb: usize,
+    multipv: usize,
+    debug: bool,
+}
+
+impl Server {
+    /// A server writing to `output`, with a fresh engine (one thread, [`DEFAULT_HASH_MB`] MiB) and
+    /// the start position.
+    pub fn new(output: impl Write + Send + 'static) -> io::Result<Server> {
+        let engine = Engine::new(1, DEFAULT_HASH_MB)
+            .map_err(|e| io::Error::new(io::ErrorKind::OutOfMemory, e.to_string()))?;
+        Ok(Server {
+            out: Output {
+                inner: Arc::new(Mutex::new(OutputState { writer: Box::new(output), broken: false })),
+            },
+            engine: Some(engine),
+            running: None,
+            position: Position::start(),
+            history: Vec::new(),
+            threads: 1,
+            hash_mb: DEFAULT_HASH_MB,
+            multipv: 1,
+            debug: false,
+        })
+    }
+
+    /// Handles one item from [`spawn_reader`].
+    pub fn handle_input(&mut self, input: Input) -> Flow {
+        match input {
+            Input::Line(line) => self.handle_line(&line),
+            Input::TooLong(bytes) => {
+                self.out.error(&format!(
+                    "line of {bytes} bytes ignored: lines are at most {MAX_LINE_BYTES} bytes"
+                ));
+                self.flow()
+            }
+            Input::Eof => Flow::Quit,
+        }
+    }
+
+    /// Handles one line of input.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        match command::parse(line) {
+            Ok(Some(command)) => self.handle(command),
+            Ok(None) => self.flow(),
+            Err(error) => {
+                self.out.error(&error.0);
+                // Every go gets its bestmove, even a malformed one, so that no controller waits for
+                // one forever (unless a search is running: that one's bestmove will come).
+                if line.split_ascii_whitespace().next() == Some("go") && !self.is_searching() {
+                    self.out.line("bestmove (none)");
+                }
+                self.flow()
+            }
+        }
+    }
+
+    fn flow(&self) -> Flow {
+        if self.out.is_broken() {
+            Flow::Quit
+        } else {
+            Flow::Continue
+        }
+    }
+
+    /// Handles one command.
+    pub fn handle(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Uci => self.identify(),
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Register => {}
+            Command::UciNewGame => {
+                self.finish_search();
+                if let Some(engine) = self.engine.as_mut() {
+                    engine.clear();
+                }
+            }
+            Command::Position { fen, moves } => self.set_position(fen.as_deref(), &moves),
+            Command::Go(go) => self.go(&go),
+            Command::Stop => {
+                if let Some(running) = &self.running {
+                    running.stop.stop();
+                    running.release.set(true);
+                }
+            }
+            Command::PonderHit => {
+                if let Some(running) = &self.running {
+                    running.stop.ponderhit();
+                    running.release.set(false);
+                }
+            }
+            Command::Quit => return Flow::Quit,
+            Command::Display => self.display(),
+        }
+        self.flow()
+    }
+
+    /// Ends the running search (its `bestmove` is still written) and waits for its thread.
+    pub fn shutdown(&mut self) {
+        self.finish_search();
+    }
+
+    /// The controller is gone: a search with limits may finish, an infinite or pondering one (which
+    /// would wait for a `stop` that cannot come) is stopped.
+    pub fn end_of_input(&mut self) {
+        if let Some(running) = &self.running {
+            if running.waits_for_controller {
+                running.stop.stop();
+                running.release.set(true);
+            }
+        }
+        self.reclaim_engine();
+    }
+
+    fn identify(&mut self) {
+        self.out.line(&format!("id name congo {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the congo developers");
+        for option in options::all() {
+            self.out.line(&option.to_string());
+        }
+        self.out.line("uciok");
+    }
+
+    fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.searching.load(Ordering::Acquire))
+    }
+
+    /// Stops the running search, if any, and takes the engine back.
+    fn finish_search(&mut self) {
+        if let Some(running) = &self.running {
+            running.stop.stop();
+            running.release.set(true);
+        }
+        self.reclaim_engine();
+    }
+
+    /// Takes the engine back from a search thread that has ended (or is about to: it has written
+    /// its `bestmove`).
+    fn reclaim_engine(&mut self) {
+        let Some(running) = self.running.take() else { return };
+        if let Ok(engine) = running.thread.join() {
+            self.engine = Some(engine);
+        } else {
+            // The search thread died (a bug): start again with a fresh engine of the same size.
+            self.out.error("the search failed; the engine was reset");
+            self.engine = Engine::new(self.threads, self.hash_mb).or_else(|_| Engine::new(1, 1)).ok();
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let Some(option) = options::find(name) else {
+            self.out.error(&format!(
+                "unknown option {:?}; the options are listed after uci",
+                command::truncate(name)
+            ));
+            return;
+        };
+        if self.is_searching() {
+            self.out.error(&format!("option {} cannot be changed during a search", option.name));
+            return;
+        }
+        let value = match options::parse_value(&option, value) {
+            Ok(value) => value,
+            Err(message) => return self.out.error(&message),
+        };
+        self.reclaim_engine();
+        let Some(engine) = self.engine.as_mut() else { return };
+        match option.name {
+            options::THREADS | options::HASH => {
+                let (threads, hash_mb) = if option.name == options::THREADS {
+                    (value as usize, self.hash_mb)
+                } else {
+                    (self.threads, value as usize)
+                };
+                if (threads, hash_mb) == (self.threads, self.hash_mb) {
+                    return;
+                }
+                match Engine::with_params(threads, hash_mb, *engine.params()) {
+                    Ok(mut fresh) => {
+                        fresh.set_move_overhead(engine.move_overhead());
+                        *engine = fresh;
+                        (self.threads, self.hash_mb) = (threads, hash_mb);
+                    }
+                    Err(e) => self.out.error(&format!("{e}; the engine keeps its settings")),
+                }
+            }
+            options::MULTIPV => self.multipv = value as usize,
+            options::PONDER => {} // the controller's business: it says `go ponder` when it wants to
+            options::MOVE_OVERHEAD => engine.set_move_overhead(Duration::from_millis(value as u64)),
+            options::CLEAR_HASH => engine.clear(),
+            param => {
+                if let Err(e) = engine.set_param(param, value) {
+                    self.out.error(&e.to_string());
+                }
+            }
+        }
+    }
+
+    /// Sets up a position and plays its moves; an invalid FEN or move changes nothing.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        let start = match fen {
+            None => Position::start(),
+            Some(fen) => match Position::from_fen(fen) {
+                Ok(position) => position,
+                Err(e) => return self.out.error(&format!("position unchanged: {e}")),
+            },
+        };
+        let mut position = start;
+        let mut history = Vec::with_capacity(moves.len());
+        for (number, text) in moves.iter().enumerate() {
+            let played = parse_move(text)
+                .map_err(|e| e.to_string())
+                .and_then(|path| position.play(&path).map_err(|e| e.to_string()));
+            match played {
+                Ok(next) => {
+                    history.push(position.zobrist_hash());
+                    // A capture (or a drowning) makes every earlier position unreachable.
+                    if next.board().occupied().count() < position.board().occupied().count() {
+                        history.clear();
+                    }
+                    position = next;
+                }
+                Err(e) => {
+                    return self.out.error(&format!(
+                        "position unchanged: move {} ({:?}): {e}",
+                        number + 1,
+                        command::truncate(text)
+                    ))
+                }
+            }
+        }
+        self.position = position;
+        self.history = history;
+    }
+
+    fn display(&self) {
+        self.out.line(&format!("info string fen {}", self.position.fen()));
+        self.out.line(&format!(
+            "info string {} legal moves, {} earlier positions that can repeat",
+            self.position.legal_moves().len(),
+            self.history.len()
+        ));
+    }
+
+    /// The limits of a `go` for the side to move.
+    fn limits(&self, go: &Go) -> Limits {
+        let (time, increment) = match self.position.turn() {
+            Color::White => (go.white_time, go.white_increment),
+            Color::Black => (go.black_time, go.black_increment),
+        };
+        Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            time: go.move_time.map(|t| t.max(Duration::from_millis(1))),
+            mate: go.mate,
+            clock: time.map(|remaining| GameClock {
+                remaining,
+                increment: increment.unwrap_or_default(),
+                moves_to_go: go.moves_to_go,
+            }),
+        }
+    }
+
+    /// The root moves of `searchmoves`, every one a legal move here.
+    fn root_moves(&self, texts: &[String]) -> Result<Vec<Path>, String> {
+        let mut paths = Vec::with_capacity(texts.len());
+        for text in texts {
+            let path =
+                parse_move(text).map_err(|e| format!("searchmoves {:?}: {e}", command::truncate(text)))?;
+            self.position.find_move(&path).map_err(|e| format!("searchmoves: {e}"))?;
+            paths.push(path);
+        }
+        if paths.is_empty() {
+            return Err("searchmoves: no move given".to_owned());
+        }
+        Ok(paths)
+    }
+
+    fn go(&mut self, go: &Go) {
+        if self.is_searching() {
+            self.out.error("already searching: go ignored (send stop first)");
+            return;
+        }
+        let root_moves = match go.search_moves.as_deref().map(|texts| self.root_moves(texts)).transpose() {
+            Ok(moves) => moves,
+            Err(message) => {
+                // Every go gets its bestmove, so that no controller waits for one forever.
+                self.out.error(&format!("{message}; no search"));
+                self.out.line("bestmove (none)");
+                return;
+            }
+        };
+        self.reclaim_engine();
+        let Some(engine) = self.engine.take() else {
+            self.out.error("no engine (the last one could not be recreated); no search");
+            self.out.line("bestmove (none)");
+            return;
+        };
+        let limits = self.limits(go);
+        let options = SearchOptions { multipv: self.multipv, root_moves, ponder: go.ponder };
+        let stop = engine.stop_handle();
+        stop.prepare(go.ponder);
+        let release = Arc::new(Release::default());
+        let searching = Arc::new(AtomicBool::new(true));
+        let job = SearchJob {
+            position: self.position,
+            history: self.history.clone(),
+            limits,
+            options,
+            infinite: go.infinite,
+            out: self.out.clone(),
+            release: Arc::clone(&release),
+            searching: Arc::clone(&searching),
+        };
+        let spawned =
+            std::thread::Builder::new().name("congo-uci-search".into()).spawn(move || job.run(engine));
+        match spawned {
+            Ok(thread) => {
+                let waits_for_controller = go.infinite || go.ponder;
+                self.running = Some(Running { thread, stop, release, searching, waits_for_controller });
+            }
+            Err(e) => {
+                // The engine went with the closure; make a fresh one.
+                self.engine = Engine::new(self.threads, self.hash_mb).ok();
+                self.out.error(&format!("could not start the search thread: {e}"));
+                self.out.line("bestmove (none)");
+            }
+        }
+    }
+}
+
+/// Everything a search thread needs.
+struct SearchJob {
+    position: Position,
+    history: Vec<u64>,
+    limits: Limits,
+    options: SearchOptions,
+    infinite: bool,
+    out: Output,
+    release: Arc<Release>,
+    searching: Arc<AtomicBool>,
+}
+
+impl SearchJob {
+    fn run(self, mut engine: Engine) -> Engine {
+        let out = &self.out;
+        let mut last_best: Option<Path> = None;
+        let result =
+            engine.search_prepared(&self.position, &self.history, &self.limits, &self.options, &mut |info| {
+                if info.multipv == 1 && info.bound == Bound::Exact {
+                    last_best = info.pv.first().map(|m| m.path);
+                }
+                out.line(&info_line(info));
+            });
+        match result.best_move {
+            // An iteration cut short found a better move than the last one reported: say so, so
+            // that the last info agrees with the bestmove.
+            Some(best) if last_best != Some(best.path) => {
+                for (index, line) in result.lines.iter().enumerate() {
+                    out.line(&final_info_line(&result, index, line.score, &line.pv));
+                }
+            }
+            Some(_) => {}
+            None => out.line(&format!("info depth 0 score {}", score_text(result.score))),
+        }
+        self.release.wait(self.infinite, self.options.ponder);
+        self.searching.store(false, Ordering::Release);
+        out.line(&bestmove_line(&result));
+        engine
+    }
+}
+
+fn score_text(score: Score) -> String {
+    match score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    }
+}
+
+fn pv_text(pv: &[Move]) -> String {
+    let mut text = String::with_capacity(pv.len() * 5);
+    for (i, m) in pv.iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        let _ = m.path.write_uci(&mut text);
+    }
+    text
+}
+
+/// `info depth … pv …` for one line of a search.
+pub fn info_line(info: &SearchInfo) -> String {
+    let bound = match info.bound {
+        Bound::Exact => "",
+        Bound::Lower => " lowerbound",
+        Bound::Upper => " upperbound",
+    };
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        score_text(info.score),
+        info.nodes,
+        info.nps(),
+        info.hashfull,
+        info.time.as_millis(),
+        pv_text(&info.pv)
+    )
+}
+
+fn final_info_line(result: &SearchResult, index: usize, score: Score, pv: &[Move]) -> String {
+    format!(
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} pv {}",
+        result.depth,
+        result.seldepth,
+        index + 1,
+        score_text(score),
+        result.nodes,
+        result.nps(),
+        result.time.as_millis(),
+        pv_text(pv)
+    )
+}
+
+/// `bestmove <move> [ponder <move>]`, or `bestmove (none)` when there is no move.
+pub fn bestmove_line(result: &SearchResult) -> String {
+    match (result.best_move, result.ponder) {
+        (Some(best), Some(ponder)) => format!("bestmove {} ponder {}", best.uci(), ponder.uci()),
+        (Some(best), None) => format!("bestmove {}", best.uci()),
+        (None, _) => "bestmove (none)".to_owned(),
+    }
+}
+
+/// A `Write` into a shared byte buffer, for running the protocol in memory (tests, examples).
+#[derive(Clone, Debug, Default)]
+pub struct SharedBuffer(Arc<Mutex<Vec<u8>>>);
+
+impl SharedBuffer {
+    /// Everything written so far, as text.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap_or_else(PoisonError::into_inner)).into_owned()
+    }
+}
+
+impl Write for SharedBuffer {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}

@@ -1,0 +1,132 @@
+//! The protocol server in memory: every command, and what it does with nonsense. (The same over a
+//! real pipe, with latencies and fuzzed input, is tested from Python in `tests/test_uci_server.py`.)
+
+use congo_core::uci::{self, Command, Flow, Server, SharedBuffer};
+
+/// Runs a script to the end of its input and returns every line written.
+fn run(script: &str) -> Vec<String> {
+    let output = SharedBuffer::default();
+    uci::run(script.to_owned().into_bytes().leak() as &[u8], output.clone()).unwrap();
+    output.text().lines().map(str::to_owned).collect()
+}
+
+fn bestmove(lines: &[String]) -> &str {
+    lines.iter().rev().find(|l| l.starts_with("bestmove")).map_or("", String::as_str)
+}
+
+#[test]
+fn the_handshake_lists_every_option() {
+    let lines = run("uci\n");
+    assert!(lines[0].starts_with("id name congo "));
+    assert_eq!(lines[1], "id author the congo developers");
+    assert_eq!(lines.last().unwrap(), "uciok");
+    for name in ["Threads", "Hash", "MultiPV", "Ponder", "Move Overhead", "Clear Hash", "null_move", "pawn"] {
+        assert!(lines.iter().any(|l| l.starts_with(&format!("option name {name} type "))), "{name}");
+    }
+}
+
+#[test]
+fn a_search_reports_infos_and_a_best_move() {
+    let lines = run("position startpos moves c2c3\ngo depth 4\n");
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 4);
+    for info in infos {
+        for key in
+            [" seldepth ", " multipv 1 ", " score cp ", " nodes ", " nps ", " hashfull ", " time ", " pv "]
+        {
+            assert!(info.contains(key), "{info} lacks {key}");
+        }
+    }
+    assert!(bestmove(&lines).starts_with("bestmove "));
+    assert!(bestmove(&lines).contains(" ponder "));
+}
+
+#[test]
+fn multipv_and_searchmoves() {
+    let lines = run("setoption name MultiPV value 3\nposition fen 7/4l2/7/4c2/7/2p4/1M1L3 w 1\ngo depth 3\n");
+    let last: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 3 ")).collect();
+    assert_eq!(last.len(), 3);
+    assert!(last[0].contains(" multipv 1 score mate 1 "));
+    assert_eq!(bestmove(&lines), "bestmove b1d3f5d7");
+    let lines = run("position fen 7/4l2/7/4c2/7/2p4/1M1L3 w 1\ngo depth 3 searchmoves d1c2 d1e2\n");
+    assert!(["bestmove d1c2", "bestmove d1e2"].iter().any(|b| bestmove(&lines).starts_with(b)));
+}
+
+#[test]
+fn a_decided_position_has_no_move() {
+    let lines = run("position fen 7/4l2/7/4c2/7/2p4/1M1L3 w 1 moves b1d3f5d7\ngo depth 3\n");
+    assert!(lines.contains(&"info depth 0 score mate 0".to_owned()));
+    assert_eq!(bestmove(&lines), "bestmove (none)");
+}
+
+#[test]
+fn mate_and_clock_limits() {
+    let lines = run("position fen 7/4l2/7/4c2/7/2p4/1M1L3 w 1\ngo mate 1\n");
+    assert!(lines.iter().any(|l| l.contains("score mate 1")));
+    assert_eq!(bestmove(&lines), "bestmove b1d3f5d7");
+    let lines = run("position startpos\ngo wtime 500 btime 500 winc 10 binc 10 movestogo 5\n");
+    assert!(bestmove(&lines).starts_with("bestmove "));
+}
+
+#[test]
+fn bad_input_is_answered_and_changes_nothing() {
+    let lines = run(concat!(
+        "position startpos moves c2c3\n",
+        "flibbertigibbet\n",
+        "position fen not/a/fen w 1\n",
+        "position startpos moves c2c3 c2c3\n",
+        "setoption name Threads value lots\n",
+        "setoption name Nonsense value 1\n",
+        "go depth 0\n",
+        "go searchmoves a1a7\n",
+        "d\n",
+    ));
+    let errors = lines.iter().filter(|l| l.starts_with("info string error: ")).count();
+    assert_eq!(errors, 7, "{lines:#?}");
+    // The position is still the one after c2c3, and the rejected searches still got their bestmove.
+    assert!(lines.iter().any(|l| l == "info string fen gmelecz/ppppppp/7/7/2P4/PP1PPPP/GMELECZ b 1"));
+    assert_eq!(lines.iter().filter(|l| *l == "bestmove (none)").count(), 2);
+}
+
+#[test]
+fn an_infinite_search_ends_with_the_input_and_stop_ends_it() {
+    let lines = run("go infinite\nisready\nstop\n");
+    assert!(lines.contains(&"readyok".to_owned()));
+    assert!(bestmove(&lines).starts_with("bestmove "));
+    // No controller left: the infinite search stops rather than run forever.
+    let lines = run("go infinite\n");
+    assert!(bestmove(&lines).starts_with("bestmove "));
+}
+
+#[test]
+fn a_second_go_while_searching_is_refused() {
+    let output = SharedBuffer::default();
+    let mut server = Server::new(output.clone()).unwrap();
+    assert_eq!(server.handle_line("go infinite"), Flow::Continue);
+    server.handle_line("go depth 1");
+    server.handle_line("setoption name Hash value 2");
+    assert_eq!(server.handle_line("stop"), Flow::Continue);
+    assert_eq!(server.handle(Command::Quit), Flow::Quit);
+    server.shutdown();
+    let text = output.text();
+    assert!(text.contains("info string error: already searching"));
+    assert!(text.contains("info string error: option Hash cannot be changed during a search"));
+    assert_eq!(text.matches("bestmove").count(), 1);
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let lines = run("position startpos\ngo ponder movetime 50\nponderhit\n");
+    assert!(bestmove(&lines).starts_with("bestmove "));
+}
+
+#[test]
+fn long_and_binary_lines_are_harmless() {
+    let mut script = String::from("uci\n");
+    script.push_str(&"x".repeat(uci::MAX_LINE_BYTES + 10));
+    script.push('\n');
+    script.push_str("\u{0}\u{1}\u{fffd}é\r\nisready\n");
+    let lines = run(&script);
+    assert!(lines.iter().any(|l| l.contains("bytes ignored")));
+    assert_eq!(lines.last().unwrap(), "readyok");
+}
