@@ -1,5 +1,7 @@
 """Type stubs for the Rust extension ``congo._core`` (hand-written; checked by ``mypy.stubtest``)."""
 
+import os
+import pathlib
 from collections.abc import Iterable, Iterator
 from typing import Callable, Final, final
 
@@ -17,6 +19,8 @@ __all__ = [
     "PlayoutStats",
     "Position",
     "SearchInfo",
+    "Tablebase",
+    "TablebaseError",
     "__version__",
     "divide",
     "parse_san",
@@ -25,6 +29,9 @@ __all__ = [
     "run_uci",
     "san",
     "san_line",
+    "tablebase_generate",
+    "tablebase_stats",
+    "tablebase_verify",
 ]
 
 __version__: Final[str]
@@ -163,6 +170,7 @@ class Engine:
     def move_overhead(self) -> float: ...
     @move_overhead.setter
     def move_overhead(self, seconds: float) -> None: ...
+    def set_tablebase(self, tablebase: Tablebase | None) -> None: ...
     def clear(self) -> None: ...
     def evaluate(self, position: Position) -> int: ...
     def get_option(self, name: str) -> int: ...
@@ -196,3 +204,48 @@ def random_playouts(
     position: Position, games: int, *, seed: int = 0, max_plies: int = 300
 ) -> PlayoutStats: ...
 def run_uci() -> None: ...
+
+class TablebaseError(ValueError): ...
+
+@final
+class Tablebase:
+    def __new__(cls, directory: str | os.PathLike[str]) -> Tablebase: ...
+    @property
+    def directory(self) -> pathlib.Path | None: ...
+    @property
+    def max_men(self) -> int: ...
+    def materials(self) -> list[str]: ...
+    def probe(self, position: Position) -> tuple[int, int] | None: ...
+    def root_moves(self, position: Position) -> list[tuple[Move, int, int]] | None: ...
+    def best_line(self, position: Position, max_plies: int) -> list[Move]: ...
+    def load_all(self) -> None: ...
+
+def tablebase_generate(
+    directory: str | os.PathLike[str],
+    men: int,
+    *,
+    threads: int | None = None,
+    force: bool = False,
+    tables: list[str] = ...,
+    simple: bool = False,
+    callback: Callable[..., object] | None = None,
+) -> list[tuple[str, int, int, int, int, int, float, bool]]: ...
+def tablebase_verify(
+    directory: str | os.PathLike[str],
+    men: int,
+    *,
+    threads: int | None = None,
+    tables: list[str] = ...,
+    callback: Callable[..., object] | None = None,
+) -> list[tuple[str, int, int, list[str], float]]: ...
+
+_SideRow = tuple[int, int, int, int, int, str | None, int, str | None]
+
+def tablebase_stats(
+    directory: str | os.PathLike[str],
+    men: int,
+    *,
+    threads: int | None = None,
+    tables: list[str] = ...,
+    callback: Callable[..., object] | None = None,
+) -> list[tuple[str, _SideRow, _SideRow, int, int, str | None]]: ...

@@ -10,6 +10,7 @@ use super::ordering::{move_key, MovePicker, Orderer};
 use super::score::{Score, INFINITE};
 use super::tt::Bound;
 use super::worker::{RootMove, Shared, Worker};
+use super::endgame;
 use super::{Engine, Line, SearchInfo, SearchOptions, SearchResult, MAX_MULTIPV};
 use crate::moves::Move;
 use crate::outcome::{Outcome, Termination};
@@ -46,7 +47,16 @@ pub(crate) fn run(
         }
     }
 
+    // A root in the endgame tables needs no search (unless pondering, which waits for the opponent).
+    let multipv = options.multipv.clamp(1, MAX_MULTIPV).min(root_moves.len());
+    if let Some(tb) = engine.tablebase.as_deref().filter(|_| !options.ponder) {
+        if let Some(result) = endgame::root(tb, pos, &root_moves, multipv, start, on_info) {
+            return result;
+        }
+    }
+
     let shared = Shared {
+        tablebase: engine.tablebase.as_deref(),
         tt: &engine.tt,
         stop: &engine.control.stop,
         pondering: &engine.control.pondering,
@@ -56,7 +66,7 @@ pub(crate) fn run(
         limits,
         clock: Clock::new(start, &limits, engine.move_overhead, options.ponder),
         threads: engine.threads,
-        multipv: options.multipv.clamp(1, MAX_MULTIPV).min(root_moves.len()),
+        multipv,
     };
     let (main_heuristics, helper_heuristics) = engine.heuristics.split_at_mut(1);
     let main_heuristics = &mut main_heuristics[0];

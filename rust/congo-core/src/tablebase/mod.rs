@@ -31,6 +31,7 @@ pub mod material;
 mod probe;
 mod schedule;
 pub mod simple;
+mod stats;
 mod unmove;
 mod verify;
 
@@ -39,6 +40,7 @@ pub use generate::{generate, GenerateOptions, TableReport};
 pub use material::{Material, MaterialError, MAX_MEN};
 pub use probe::Tablebase;
 pub use schedule::Progress;
+pub use stats::{stats, SideStats, TableStats};
 pub use verify::{verify, VerifyOptions, VerifyReport};
 
 #[cfg(test)]
