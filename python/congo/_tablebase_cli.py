@@ -70,8 +70,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
             )
     print(
         f"{len(reports)} tables in {directory} ({len(made)} generated, {len(reports) - len(made)} kept): "
-        f"{positions:,} positions up to symmetry, the longest win {longest.longest} plies ({longest.material}); "
-        f"{elapsed:.1f} s"
+        f"{positions:,} positions up to symmetry, the longest win {longest.longest} plies "
+        f"({longest.material}); {elapsed:.1f} s"
     )
     return 0
 
@@ -82,7 +82,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     directory = args.dir or tablebase.default_directory()
     start = time.perf_counter()
     reports = tablebase.verify(
-        directory, men=args.men, threads=args.threads, tables=args.table or None, progress=_reporter("verifying")
+        directory,
+        men=args.men,
+        threads=args.threads,
+        tables=args.table or None,
+        progress=_reporter("verifying"),
     )
     _clear_line()
     wrong = [r for r in reports if not r.ok]
@@ -138,14 +142,26 @@ def _markdown(stats: list[tablebase.TableStats]) -> str:
 
     # 1. Each piece with its lion against a bare lion.
     out.append("### A piece and its lion against a bare lion\n")
-    row(["piece", "White to move: wins", "draws", "Black to move: White wins", "draws", "longest win", "position"])
+    row(
+        [
+            "piece",
+            "White to move: wins",
+            "draws",
+            "Black to move: White wins",
+            "draws",
+            "longest win",
+            "position",
+        ]
+    )
     row(["---", "---:", "---:", "---:", "---:", "---:", "---"])
     for letter in _ROLE_LETTERS:
         s = by_name.get(f"L{letter}vL")
         if s is None:
             continue
         w, b = s.white_to_move, s.black_to_move
-        longest, fen = max((w.longest_win, w.longest_win_fen or ""), (b.longest_loss, b.longest_loss_fen or ""))
+        longest, fen = max(
+            (w.longest_win, w.longest_win_fen or ""), (b.longest_loss, b.longest_loss_fen or "")
+        )
         row(
             [
                 PIECE_NAMES[_ROLE_LETTERS_TO_TYPE[letter]],
@@ -241,16 +257,15 @@ def _duel(by_name: dict[str, tablebase.TableStats], mine: str, theirs: str) -> s
     wins, in per cent. A table is stored in one orientation: the other is its colour swap, whose
     Black-to-move positions are these."""
     stored = by_name.get(f"L{mine}vL{theirs}")
+    swapped = by_name.get(f"L{theirs}vL{mine}")
     if stored is not None:
         side = stored.white_to_move
-        wins, losses = side.wins, side.losses
-    else:
-        swapped = by_name.get(f"L{theirs}vL{mine}")
-        if swapped is None:
-            return None
+    elif swapped is not None:
         side = swapped.black_to_move
-        wins, losses = side.wins, side.losses
-    return f"{_percent(wins, side.positions)} / {_percent(side.draws, side.positions)} / {_percent(losses, side.positions)}"
+    else:
+        return None
+    wins, losses = side.wins, side.losses
+    return " / ".join(_percent(n, side.positions) for n in (wins, side.draws, losses))
 
 
 def cmd_stats(args: argparse.Namespace) -> int:

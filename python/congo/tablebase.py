@@ -169,7 +169,9 @@ class Tablebase:
         self.close()
 
     def __repr__(self) -> str:
-        return f"<Tablebase {str(self._directory)!r}: {len(self.materials())} tables, up to {self.max_men} men>"
+        return (
+            f"<Tablebase {str(self._directory)!r}: {len(self.materials())} tables, up to {self.max_men} men>"
+        )
 
 
 def open_tablebase(directory: PathLike | None = None) -> Tablebase:

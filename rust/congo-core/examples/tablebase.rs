@@ -16,7 +16,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ["generate", dir, rest @ ..] => {
             let men = rest.first().map_or(Ok(4), |s| s.parse())?;
             let threads = rest.get(1).map_or(Ok(2), |s| s.parse())?;
-            let tables = rest[2.min(rest.len())..].iter().map(|s| congo_core::tablebase::Material::parse(s)).collect::<Result<Vec<_>, _>>()?;
+            let tables = rest[2.min(rest.len())..]
+                .iter()
+                .map(|s| congo_core::tablebase::Material::parse(s))
+                .collect::<Result<Vec<_>, _>>()?;
             let force = std::env::var("FORCE").is_ok();
             let options = GenerateOptions { men, threads, force, tables };
             let start = std::time::Instant::now();
@@ -24,7 +27,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let reports = generate(dir.as_ref(), &options, &mut |p| {
                 if p.tables_done != last {
                     last = p.tables_done;
-                    eprint!("\r{:5.1}% {}/{} tables {:?}    ", 100.0 * p.fraction(), p.tables_done, p.tables_total, p.running);
+                    eprint!(
+                        "\r{:5.1}% {}/{} tables {:?}    ",
+                        100.0 * p.fraction(),
+                        p.tables_done,
+                        p.tables_total,
+                        p.running
+                    );
                     let _ = std::io::stderr().flush();
                 }
                 true
@@ -33,7 +42,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for r in &reports {
                 println!(
                     "{:10} {:>10} positions  win {:>9} draw {:>9} loss {:>9}  longest {:>3}  {:6.2} s",
-                    r.material.name(), r.positions, r.wins, r.draws, r.losses, r.longest, r.seconds
+                    r.material.name(),
+                    r.positions,
+                    r.wins,
+                    r.draws,
+                    r.losses,
+                    r.longest,
+                    r.seconds
                 );
             }
             println!("total {:.2} s", start.elapsed().as_secs_f64());
@@ -56,7 +71,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for r in reports.iter().filter(|r| r.wrong > 0) {
                 println!("{} wrong {} {:?}", r.material, r.wrong, r.errors);
             }
-            println!("{} tables verified, {wrong} wrong, in {:.2} s", reports.len(), start.elapsed().as_secs_f64());
+            println!(
+                "{} tables verified, {wrong} wrong, in {:.2} s",
+                reports.len(),
+                start.elapsed().as_secs_f64()
+            );
         }
         ["probe", dir, fen] => {
             let tb = Tablebase::open(dir)?;

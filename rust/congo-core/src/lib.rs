@@ -30,8 +30,8 @@ pub mod rules;
 pub mod san;
 pub mod search;
 pub mod square;
-pub mod tables;
 pub mod tablebase;
+pub mod tables;
 pub mod uci;
 pub mod zobrist;
 

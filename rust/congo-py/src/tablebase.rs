@@ -39,6 +39,9 @@ fn value(v: Dtm) -> (i8, i32) {
     (v.wdl() as i8, v.signed())
 }
 
+/// A root move with `(wdl, dtm)` from the mover's point of view.
+type RootMoveRow = (Py<PyMove>, i8, i32);
+
 /// A directory of endgame tables, loaded table by table on first use.
 #[pyclass(frozen, module = "congo._core", name = "Tablebase")]
 pub struct PyTablebase {
@@ -51,7 +54,7 @@ impl PyTablebase {
     /// directory cannot be read and `TablebaseError` for a damaged table file.
     #[new]
     fn new(py: Python<'_>, directory: PathBuf) -> PyResult<PyTablebase> {
-        let inner = py.detach(|| Tablebase::open(&directory)).map_err(tablebase_error)?;
+        let inner = py.detach(move || Tablebase::open(directory)).map_err(tablebase_error)?;
         Ok(PyTablebase { inner: Arc::new(inner) })
     }
 
@@ -83,7 +86,7 @@ impl PyTablebase {
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyPosition>,
-    ) -> PyResult<Option<Vec<(Py<PyMove>, i8, i32)>>> {
+    ) -> PyResult<Option<Vec<RootMoveRow>>> {
         let pos = position.get().inner;
         let Some(moves) = py.detach(|| self.inner.root_moves(&pos)) else { return Ok(None) };
         let objects = MoveObjects::get(py)?;
@@ -99,7 +102,12 @@ impl PyTablebase {
 
     /// The tables' best line from a position: the quickest win, the slowest loss, up to
     /// `max_plies` moves (for a draw).
-    fn best_line(&self, py: Python<'_>, position: &Bound<'_, PyPosition>, max_plies: usize) -> PyResult<Vec<Py<PyMove>>> {
+    fn best_line(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyPosition>,
+        max_plies: usize,
+    ) -> PyResult<Vec<Py<PyMove>>> {
         let pos = position.get().inner;
         let line = py.detach(|| self.inner.best_line(&pos, max_plies));
         let objects = MoveObjects::get(py)?;
@@ -112,19 +120,23 @@ impl PyTablebase {
     }
 
     fn __repr__(&self) -> String {
-        format!("<Tablebase {:?}: {} tables>", self.inner.directory().unwrap_or(std::path::Path::new("")), self.inner.materials().len())
+        let directory = self.inner.directory().unwrap_or(std::path::Path::new(""));
+        format!("<Tablebase {}: {} tables>", directory.display(), self.inner.materials().len())
     }
 }
 
 /// Parses table names.
-fn materials(names: &[String]) -> PyResult<Vec<Material>> {
-    names.iter().map(|n| Material::parse(n).map_err(|e| PyValueError::new_err(e.to_string()))).collect()
+fn materials(names: Vec<String>) -> PyResult<Vec<Material>> {
+    names.into_iter().map(|n| Material::parse(&n).map_err(|e| PyValueError::new_err(e.to_string()))).collect()
 }
 
 /// A progress reporter: calls `callback(tables_done, tables_total, work_done, work_total, running,
 /// seconds)` and checks for Ctrl-C, with the GIL, about ten times a second. Returns `false` (stop)
 /// once either raised; the error is kept for the caller.
-fn reporter<'a>(callback: Option<&'a Py<PyAny>>, error: &'a mut Option<PyErr>) -> impl FnMut(&Progress) -> bool + 'a {
+fn reporter<'a>(
+    callback: Option<&'a Py<PyAny>>,
+    error: &'a mut Option<PyErr>,
+) -> impl FnMut(&Progress) -> bool + 'a {
     move |p: &Progress| {
         if error.is_some() {
             return false;
@@ -135,7 +147,14 @@ fn reporter<'a>(callback: Option<&'a Py<PyAny>>, error: &'a mut Option<PyErr>) -
                 let running: Vec<String> = p.running.iter().map(Material::name).collect();
                 callback.call1(
                     py,
-                    (p.tables_done, p.tables_total, p.work_done, p.work_total, running, p.elapsed.as_secs_f64()),
+                    (
+                        p.tables_done,
+                        p.tables_total,
+                        p.work_done,
+                        p.work_total,
+                        running,
+                        p.elapsed.as_secs_f64(),
+                    ),
                 )?;
             }
             Ok(())
@@ -190,9 +209,13 @@ pub fn tablebase_generate(
     simple: bool,
     callback: Option<Py<PyAny>>,
 ) -> PyResult<Vec<GenerateRow>> {
-    let options =
-        tb::GenerateOptions { men, threads: self::threads(threads), force: force || simple, tables: materials(&tables)? };
-    let reports = run(py, callback, |progress| {
+    let options = tb::GenerateOptions {
+        men,
+        threads: self::threads(threads),
+        force: force || simple,
+        tables: materials(tables)?,
+    };
+    let reports = run(py, callback, move |progress| {
         if simple {
             tb::simple::generate(&directory, &options, progress)
         } else {
@@ -219,8 +242,8 @@ pub fn tablebase_verify(
     tables: Vec<String>,
     callback: Option<Py<PyAny>>,
 ) -> PyResult<Vec<VerifyRow>> {
-    let options = tb::VerifyOptions { men, threads: self::threads(threads), tables: materials(&tables)? };
-    let reports = run(py, callback, |progress| tb::verify(&directory, &options, progress))?;
+    let options = tb::VerifyOptions { men, threads: self::threads(threads), tables: materials(tables)? };
+    let reports = run(py, callback, move |progress| tb::verify(&directory, &options, progress))?;
     Ok(reports.into_iter().map(|r| (r.material.name(), r.entries, r.wrong, r.errors, r.seconds)).collect())
 }
 
@@ -249,9 +272,9 @@ pub fn tablebase_stats(
     tables: Vec<String>,
     callback: Option<Py<PyAny>>,
 ) -> PyResult<Vec<StatsRow>> {
-    let tables = materials(&tables)?;
+    let tables = materials(tables)?;
     let threads = self::threads(threads);
-    let stats = run(py, callback, |progress| tb::stats(&directory, men, &tables, threads, progress))?;
+    let stats = run(py, callback, move |progress| tb::stats(&directory, men, &tables, threads, progress))?;
     Ok(stats
         .iter()
         .map(|s| {

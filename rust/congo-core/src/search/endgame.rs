@@ -97,3 +97,69 @@ pub(crate) fn root(
         outcome: None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::rng::SplitMix64;
+    use crate::search::{Engine, Limits, SearchOptions};
+    use crate::tablebase::{generate, GenerateOptions};
+
+    fn tables() -> Arc<Tablebase> {
+        static TABLES: std::sync::OnceLock<Arc<Tablebase>> = std::sync::OnceLock::new();
+        Arc::clone(TABLES.get_or_init(|| {
+            let dir = std::env::temp_dir().join(format!("congo-tb-search-{}", std::process::id()));
+            let options = GenerateOptions { men: 3, threads: 2, force: true, tables: Vec::new() };
+            generate(&dir, &options, &mut |_| true).unwrap();
+            Arc::new(Tablebase::open(&dir).unwrap())
+        }))
+    }
+
+    /// Won positions of the three-man tables, found by probing random placements.
+    fn won_positions(tb: &Tablebase, count: usize) -> Vec<(Position, u32)> {
+        let mut rng = SplitMix64::new(17);
+        let mut found = Vec::new();
+        while found.len() < count {
+            let name = ["LZvL", "LPvL", "LvLM"][rng.below(3)];
+            let pos = crate::tablebase::tests::random_position(&mut rng, name);
+            if let Some(Dtm::Win(n)) = tb.probe_dtm(&pos) {
+                if n >= 3 {
+                    found.push((pos, n));
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn a_root_in_the_tables_gets_the_distance_best_move_and_the_whole_line() {
+        let tb = tables();
+        let mut engine = Engine::new(1, 4).unwrap();
+        engine.set_tablebase(Some(Arc::clone(&tb)));
+        for (pos, n) in won_positions(&tb, 20) {
+            let result = engine.search(&pos, &[], &Limits::depth(10), &mut |_| {});
+            assert_eq!(result.score, Score::from_internal(win_in(n as usize)), "{}", pos.fen());
+            assert_eq!(result.pv.len() as u32, n, "{}", pos.fen());
+            let best = tb.root_moves(&pos).unwrap()[0].1;
+            assert_eq!(move_value(&tb, &pos, &result.best_move.unwrap()), Some(best));
+        }
+    }
+
+    #[test]
+    fn searched_nodes_in_the_tables_score_exactly() {
+        // Pondering skips the answer at the root: the search runs, and every child of the root is
+        // scored from the tables.
+        let tb = tables();
+        let mut engine = Engine::new(1, 4).unwrap();
+        engine.set_tablebase(Some(Arc::clone(&tb)));
+        let options = SearchOptions { ponder: true, ..SearchOptions::default() };
+        for (pos, n) in won_positions(&tb, 20) {
+            let result = engine.search_with(&pos, &[], &Limits::depth(2), &options, &mut |_| {});
+            assert_eq!(result.score, Score::from_internal(win_in(n as usize)), "{}", pos.fen());
+            let best = tb.root_moves(&pos).unwrap()[0].1;
+            assert_eq!(move_value(&tb, &pos, &result.best_move.unwrap()), Some(best), "{}", pos.fen());
+        }
+    }
+}

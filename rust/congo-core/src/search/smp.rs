@@ -5,12 +5,12 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::endgame;
 use super::limits::{Clock, Limits, MAX_DEPTH};
 use super::ordering::{move_key, MovePicker, Orderer};
 use super::score::{Score, INFINITE};
 use super::tt::Bound;
 use super::worker::{RootMove, Shared, Worker};
-use super::endgame;
 use super::{Engine, Line, SearchInfo, SearchOptions, SearchResult, MAX_MULTIPV};
 use crate::moves::Move;
 use crate::outcome::{Outcome, Termination};

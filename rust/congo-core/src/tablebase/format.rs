@@ -307,7 +307,8 @@ impl Header {
             return Err(corrupt(format!("format version {version}, this library reads {VERSION}")));
         }
         let name_bytes: Vec<u8> = bytes[12..28].iter().copied().take_while(|&b| b != 0).collect();
-        let name = String::from_utf8(name_bytes).map_err(|_| corrupt("signature name is not ASCII".into()))?;
+        let name =
+            String::from_utf8(name_bytes).map_err(|_| corrupt("signature name is not ASCII".into()))?;
         let material = Material::parse(&name).map_err(|e| corrupt(e.to_string()))?;
         if !material.is_canonical() {
             return Err(corrupt(format!("{name} is not the stored orientation of its signature")));

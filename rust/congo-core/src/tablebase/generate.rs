@@ -152,21 +152,33 @@ fn forward(pos: &Position, tb: &Tablebase) -> Result<Forward, TablebaseError> {
                 let other_on_d = (other & Bitboard::file(3)).any();
                 for to in quiet {
                     let symmetric = other_on_d && to.file() == 3 && {
-                        let child = pos.play_unchecked(&Move { path: Path::single(from, to), captured: Bitboard::EMPTY, role });
+                        let child = pos.play_unchecked(&Move {
+                            path: Path::single(from, to),
+                            captured: Bitboard::EMPTY,
+                            role,
+                        });
                         is_mirror_symmetric(child.board(), !us)
                     };
                     f.quiet += 1 + u32::from(symmetric);
                 }
             } else if lions_on_d {
                 for to in quiet {
-                    let child = pos.play_unchecked(&Move { path: Path::single(from, to), captured: Bitboard::EMPTY, role });
+                    let child = pos.play_unchecked(&Move {
+                        path: Path::single(from, to),
+                        captured: Bitboard::EMPTY,
+                        role,
+                    });
                     f.quiet += 1 + u32::from(is_mirror_symmetric(child.board(), !us));
                 }
             } else {
                 f.quiet += quiet.count();
             }
             for to in targets & !quiet {
-                let m = Move { path: Path::single(from, to), captured: Bitboard::from_square(to) & sides.enemy, role };
+                let m = Move {
+                    path: Path::single(from, to),
+                    captured: Bitboard::from_square(to) & sides.enemy,
+                    role,
+                };
                 probe(&pos.play_unchecked(&m), &mut f);
             }
             if role == Role::Monkey {
@@ -278,7 +290,9 @@ pub(crate) fn solve(
         }
         distance += 1;
     }
-    if std::env::var("TBTIME").is_ok() { eprintln!("{} fwd {:?} retro {:?}", layout.material(), t1-t0, t1.elapsed()); }
+    if std::env::var("TBTIME").is_ok() {
+        eprintln!("{} fwd {:?} retro {:?}", layout.material(), t1 - t0, t1.elapsed());
+    }
 
     // Encode: unsettled positions are draws; mirror images take their canonical twin's value.
     let mut summary = TableReport::new(layout.material());
@@ -330,7 +344,13 @@ fn retro_step(s: &mut Solver, layout: &Layout, index: u64, distance: u32) -> Res
 
 /// The forward pass at one position.
 #[inline]
-fn first_look(s: &mut Solver, index: usize, p: &Placement, tb: &Tablebase, bare: bool) -> Result<(), TablebaseError> {
+fn first_look(
+    s: &mut Solver,
+    index: usize,
+    p: &Placement,
+    tb: &Tablebase,
+    bare: bool,
+) -> Result<(), TablebaseError> {
     s.cells[index] = UNSETTLED;
     let f = forward(&position_of(p), tb)?;
     if let Some(win) = f.win {
@@ -432,7 +452,16 @@ pub(crate) fn for_each_canonical(layout: &Layout, f: &mut impl FnMut(u64, &Place
 
 impl TableReport {
     fn new(material: Material) -> TableReport {
-        TableReport { material, positions: 0, wins: 0, draws: 0, losses: 0, longest: 0, seconds: 0.0, reused: false }
+        TableReport {
+            material,
+            positions: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            longest: 0,
+            seconds: 0.0,
+            reused: false,
+        }
     }
 
     fn add(&mut self, value: Dtm) {
@@ -524,9 +553,7 @@ pub fn generate(
         let material = materials[i];
         let layout = Layout::new(material);
         if !options.force && tb.has(material) {
-            let (_, entries) = tb
-                .entries(material)
-                .ok_or_else(|| TablebaseError::Missing { material })?;
+            let (_, entries) = tb.entries(material).ok_or(TablebaseError::Missing { material })?;
             let mut report = summarize(&layout, entries);
             report.reused = true;
             ticker.tick(2 * layout.len())?;

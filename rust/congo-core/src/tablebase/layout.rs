@@ -133,7 +133,8 @@ const fn lion_pair_by_square() -> [u8; 49 * 49] {
     while w < 9 {
         let mut b = 0;
         while b < 9 {
-            table[white[w].index() * 49 + black[b].index()] = by_slot[castle_slot(white[w])][castle_slot(black[b])];
+            table[white[w].index() * 49 + black[b].index()] =
+                by_slot[castle_slot(white[w])][castle_slot(black[b])];
             b += 1;
         }
         w += 1;
@@ -329,7 +330,7 @@ impl Layout {
         let sides = if symmetric { 1 } else { 2 };
         let mut weights = vec![[0u64; MAX_PIECES]; LION_PAIR_COUNT];
         let mut radix = vec![[1u64; MAX_PIECES]; LION_PAIR_COUNT];
-        let mut sizes = [0u64; LION_PAIR_COUNT];
+        let mut pair_sizes = [0u64; LION_PAIR_COUNT];
         let mut free = vec![[[0u8; 49]; MAX_PIECES]; LION_PAIR_COUNT];
         for (pair, &(wl, bl)) in LION_PAIRS.iter().enumerate() {
             let lions = Bitboard::from_square(wl).with(bl);
@@ -343,12 +344,12 @@ impl Layout {
                 radix[pair][g] = u64::from(binomial(n, group.count));
                 size *= radix[pair][g];
             }
-            sizes[pair] = size;
+            pair_sizes[pair] = size;
         }
         let mut offsets = Vec::with_capacity(sides * LION_PAIR_COUNT + 1);
         let mut total = 0;
         for _ in 0..sides {
-            for size in sizes {
+            for size in pair_sizes {
                 offsets.push(total);
                 total += size;
             }
@@ -366,7 +367,18 @@ impl Layout {
                 slot += 1;
             }
         }
-        Layout { material, symmetric, groups, offsets, weights, radix, free, piece_group, piece_rank, domains }
+        Layout {
+            material,
+            symmetric,
+            groups,
+            offsets,
+            weights,
+            radix,
+            free,
+            piece_group,
+            piece_rank,
+            domains,
+        }
     }
 
     pub fn material(&self) -> Material {
@@ -632,9 +644,9 @@ impl UnmoveIndexer {
         }
         let (first, count) = (usize::from(q.first), usize::from(q.count));
         let mut ranks = [0u32; MAX_PIECES];
-        for i in 0..count {
+        for (i, rank) in ranks.iter_mut().enumerate().take(count) {
             let sq = if first + i == slot { from } else { p.pieces[first + i].1 };
-            ranks[i] = rank_in(q.free, sq);
+            *rank = rank_in(q.free, sq);
         }
         let ranks = &mut ranks[..count];
         ranks.sort_unstable();
@@ -669,6 +681,8 @@ const UNRANK_LEN: usize = 18_424;
 /// digit itself).
 static UNRANK: [[[u8; MAX_PIECES]; UNRANK_LEN]; 2] = unrank_table();
 
+// Evaluated at compile time only: the array never lives on a stack.
+#[allow(clippy::large_stack_arrays)]
 const fn unrank_table() -> [[[u8; MAX_PIECES]; UNRANK_LEN]; 2] {
     let mut table = [[[0u8; MAX_PIECES]; UNRANK_LEN]; 2];
     let mut k = 2;
@@ -745,15 +759,12 @@ mod tests {
                         assert_eq!(layout.placement_and_pair(index), Some((*p, pair)), "{name} {index}");
                         assert_eq!(layout.file_index(p, false), index);
                         let (canonical, symmetric) = layout.index(p, false);
-                        match layout.mirror_twin(p, pair, index) {
-                            Some(twin) => {
-                                twins += 1;
-                                assert_eq!(canonical, twin);
-                            }
-                            None => {
-                                positions += 1;
-                                assert_eq!(canonical, index);
-                            }
+                        if let Some(twin) = layout.mirror_twin(p, pair, index) {
+                            twins += 1;
+                            assert_eq!(canonical, twin);
+                        } else {
+                            positions += 1;
+                            assert_eq!(canonical, index);
                         }
                         assert_eq!(symmetric, p.mirrored() == *p);
                         // The colour swap of a position has the same index in the swapped
@@ -771,4 +782,3 @@ mod tests {
         }
     }
 }
-

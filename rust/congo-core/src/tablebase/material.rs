@@ -25,15 +25,8 @@ pub const MAX_PIECES: usize = MAX_MEN - 2;
 pub(crate) const KINDS: usize = 14;
 
 /// The roles other than the lion in name order (strongest first by convention).
-pub(crate) const NAME_ORDER: [Role; 7] = [
-    Role::Crocodile,
-    Role::Elephant,
-    Role::Zebra,
-    Role::Giraffe,
-    Role::Monkey,
-    Role::Superpawn,
-    Role::Pawn,
-];
+pub(crate) const NAME_ORDER: [Role; 7] =
+    [Role::Crocodile, Role::Elephant, Role::Zebra, Role::Giraffe, Role::Monkey, Role::Superpawn, Role::Pawn];
 
 /// A piece kind besides the lions: `side * 7 + role.index()` with side 0 = White, 1 = Black
 /// (`role.index()` is 0 for the pawn … 6 for the crocodile).

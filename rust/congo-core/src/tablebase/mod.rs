@@ -11,7 +11,7 @@
 //! The metric is the distance to mate in plies: to the capture of a lion, or to the position where
 //! the side to move has no legal move (and loses). Only the two lions left is a draw unless the side
 //! to move captures at once (RULES §8). The file format and the index layout are documented in
-//! [`format`] and [`layout`] and in `docs/tablebase.md`.
+//! [`format`](mod@format) and [`layout`] and in `docs/tablebase.md`.
 //!
 //! ```no_run
 //! use congo_core::tablebase::{Tablebase, Dtm};
@@ -44,4 +44,4 @@ pub use stats::{stats, SideStats, TableStats};
 pub use verify::{verify, VerifyOptions, VerifyReport};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

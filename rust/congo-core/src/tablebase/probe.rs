@@ -63,12 +63,8 @@ impl Tablebase {
             let path = path_of(material);
             slots.push(Slot { layout: Layout::new(material), path, entries: OnceLock::new() });
         }
-        let max_men = slots
-            .iter()
-            .filter(|s| s.path.is_some())
-            .map(|s| s.layout.material().men())
-            .max()
-            .unwrap_or(0);
+        let max_men =
+            slots.iter().filter(|s| s.path.is_some()).map(|s| s.layout.material().men()).max().unwrap_or(0);
         Tablebase { dir, slots, lookup, max_men: AtomicUsize::new(max_men) }
     }
 
@@ -76,7 +72,8 @@ impl Tablebase {
     /// are read when first needed. Files of other names are ignored.
     pub fn open(dir: impl AsRef<Path>) -> Result<Tablebase, TablebaseError> {
         let dir = dir.as_ref();
-        let listing = std::fs::read_dir(dir).map_err(|error| TablebaseError::Io { path: dir.to_owned(), error })?;
+        let listing =
+            std::fs::read_dir(dir).map_err(|error| TablebaseError::Io { path: dir.to_owned(), error })?;
         let mut found = Vec::new();
         for entry in listing {
             let entry = entry.map_err(|error| TablebaseError::Io { path: dir.to_owned(), error })?;
@@ -234,9 +231,7 @@ impl Slot {
     fn get(&self) -> Option<&Entries> {
         match &self.path {
             None => self.entries.get()?.as_ref(),
-            Some(path) => {
-                self.entries.get_or_init(|| read_table(path, false).ok().map(|(_, e)| e)).as_ref()
-            }
+            Some(path) => self.entries.get_or_init(|| read_table(path, false).ok().map(|(_, e)| e)).as_ref(),
         }
     }
 }
@@ -247,6 +242,6 @@ impl core::fmt::Debug for Tablebase {
             .field("dir", &self.dir)
             .field("tables", &self.materials().len())
             .field("max_men", &self.max_men())
-            .finish()
+            .finish_non_exhaustive()
     }
 }

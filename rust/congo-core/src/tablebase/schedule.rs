@@ -156,7 +156,10 @@ pub(crate) fn run<T: Send>(
         tables_total: jobs.len(),
         work_done: done_work.load(Ordering::Relaxed).min(total_work),
         work_total: total_work,
-        running: (0..jobs.len()).filter(|&i| b.state[i] == State::Running).map(|i| jobs[i].material).collect(),
+        running: (0..jobs.len())
+            .filter(|&i| b.state[i] == State::Running)
+            .map(|i| jobs[i].material)
+            .collect(),
         elapsed: start.elapsed(),
     };
 

@@ -29,7 +29,12 @@ const OPEN: u16 = u16::MAX - 1;
 
 /// The value of a position from its moves, where its own table's positions have the values in
 /// `values` (`OPEN` unknown): `Some` when it is decided by what is known, `None` when not yet.
-fn evaluate(pos: &Position, layout: &Layout, values: &[u16], tb: &Tablebase) -> Result<Option<Dtm>, Material> {
+fn evaluate(
+    pos: &Position,
+    layout: &Layout,
+    values: &[u16],
+    tb: &Tablebase,
+) -> Result<Option<Dtm>, Material> {
     let material = layout.material();
     let their_lion = pos.board().by_piece(Piece::new(Role::Lion, !pos.turn()));
     let bare = material.pieces() == 0;
@@ -53,13 +58,11 @@ fn evaluate(pos: &Position, layout: &Layout, values: &[u16], tb: &Tablebase) -> 
                 entry => Some(Dtm::from_plies(u32::from(entry))),
             }
         } else {
-            match tb.probe_dtm(&child) {
-                Some(v) => Some(v),
-                None => {
-                    missing = Some(Material::of_board(child.board()).canonical().0);
-                    None
-                }
+            let value = tb.probe_dtm(&child);
+            if value.is_none() {
+                missing = Some(Material::of_board(child.board()).canonical().0);
             }
+            value
         };
         match value {
             Some(Dtm::Loss(d)) => best_loss = Some(best_loss.map_or(d, |b| b.min(d))),
@@ -87,13 +90,19 @@ fn evaluate(pos: &Position, layout: &Layout, values: &[u16], tb: &Tablebase) -> 
 }
 
 /// Solves one table by sweeps. Returns its entries in the file's encoding.
-pub(crate) fn solve(layout: &Layout, tb: &Tablebase, ticker: &Ticker<'_>) -> Result<Vec<u16>, TablebaseError> {
+pub(crate) fn solve(
+    layout: &Layout,
+    tb: &Tablebase,
+    ticker: &Ticker<'_>,
+) -> Result<Vec<u16>, TablebaseError> {
     let n = layout.len() as usize;
     // Every position of the table (mirror images included), with its index.
     let mut positions: Vec<(usize, Position)> = Vec::new();
     for side in 0..layout.sides() {
         for pair in 0..LION_PAIR_COUNT {
-            layout.for_each_in_pair(side, pair, &mut |index, p| positions.push((index as usize, position_of(p))));
+            layout.for_each_in_pair(side, pair, &mut |index, p| {
+                positions.push((index as usize, position_of(p)));
+            });
         }
     }
     let mut values = vec![NONE; n];
@@ -109,7 +118,9 @@ pub(crate) fn solve(layout: &Layout, tb: &Tablebase, ticker: &Ticker<'_>) -> Res
             if values[index] != OPEN || draws[index] {
                 continue;
             }
-            match evaluate(&pos, layout, &values, tb).map_err(|material| TablebaseError::Missing { material })? {
+            match evaluate(&pos, layout, &values, tb)
+                .map_err(|material| TablebaseError::Missing { material })?
+            {
                 Some(Dtm::Draw) => draws[index] = true,
                 Some(value) => match value.plies() {
                     Some(d) if d == distance => settled.push(index),

@@ -153,8 +153,10 @@ pub fn stats(
             return Err(TablebaseError::Missing { material: m });
         }
     }
-    let jobs: Vec<Job> =
-        materials.iter().map(|&m| Job { material: m, size: Layout::new(m).len(), after: Vec::new() }).collect();
+    let jobs: Vec<Job> = materials
+        .iter()
+        .map(|&m| Job { material: m, size: Layout::new(m).len(), after: Vec::new() })
+        .collect();
     let work = |i: usize, ticker: &Ticker<'_>| table_stats(materials[i], &tb, ticker);
     schedule::run(&jobs, threads, &work, progress)
 }

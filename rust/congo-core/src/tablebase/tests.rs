@@ -192,7 +192,11 @@ fn the_best_line_wins_in_exactly_the_stored_distance() {
 #[test]
 fn materials_and_directories_are_checked() {
     assert!(matches!(
-        generate(&temp_dir("men"), &GenerateOptions { men: 6, threads: 1, force: false, tables: vec![] }, &mut |_| true),
+        generate(
+            &temp_dir("men"),
+            &GenerateOptions { men: 6, threads: 1, force: false, tables: vec![] },
+            &mut |_| true
+        ),
         Err(TablebaseError::Men(6))
     ));
     let dir = temp_dir("foreign");

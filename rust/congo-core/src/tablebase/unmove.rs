@@ -161,7 +161,7 @@ mod tests {
             let black_castle: Vec<Square> = castle_of(Color::Black).into_iter().collect();
             board.put(white_castle[rng.below(9)], Piece::new(Role::Lion, Color::White));
             board.put(black_castle[rng.below(9)], Piece::new(Role::Lion, Color::Black));
-            for _ in 0..1 + rng.below(4) {
+            for _ in 0..=rng.below(4) {
                 let sq = Square::new(rng.below(49) as u8).unwrap();
                 if board.occupied().contains(sq) {
                     continue;

@@ -57,13 +57,11 @@ pub(crate) fn expected_value(pos: &Position, tb: &Tablebase) -> Result<Dtm, Mate
             Dtm::Draw
         } else {
             let child = pos.play_unchecked(&m);
-            match tb.probe_dtm(&child) {
-                Some(v) => v.before_move(),
-                None => {
-                    missing = Some(Material::of_board(child.board()).canonical().0);
-                    return;
-                }
-            }
+            let Some(value) = tb.probe_dtm(&child) else {
+                missing = Some(Material::of_board(child.board()).canonical().0);
+                return;
+            };
+            value.before_move()
         };
         if best.is_none_or(|b| value.preference() > b.preference()) {
             best = Some(value);
@@ -169,8 +167,10 @@ pub fn verify(
             return Err(TablebaseError::Missing { material: m });
         }
     }
-    let jobs: Vec<Job> =
-        materials.iter().map(|&m| Job { material: m, size: Layout::new(m).len(), after: Vec::new() }).collect();
+    let jobs: Vec<Job> = materials
+        .iter()
+        .map(|&m| Job { material: m, size: Layout::new(m).len(), after: Vec::new() })
+        .collect();
     let work = |i: usize, ticker: &Ticker<'_>| verify_table(dir, materials[i], &tb, ticker);
     schedule::run(&jobs, options.threads, &work, progress)
 }
