@@ -28,32 +28,14 @@ import congo
 import congo.tablebase as tablebase
 
 ROOT = Path(__file__).resolve().parent.parent
-CASTLES = {True: [c + r for r in "123" for c in "cde"], False: [c + r for r in "567" for c in "cde"]}
-LETTERS = "PSMGZEC"
+sys.path.insert(0, str(ROOT))
+
+from tests.tablebase_support import random_fen, random_material  # noqa: E402  (shared with the tests)
 
 
 def random_position(rng: random.Random, pieces: int) -> congo.Position:
     """A random valid position with both lions and ``pieces`` other pieces."""
-    while True:
-        squares = {
-            congo.parse_square(rng.choice(CASTLES[True])): "L",
-            congo.parse_square(rng.choice(CASTLES[False])): "l",
-        }
-        for _ in range(pieces):
-            letter = rng.choice(LETTERS)
-            squares[rng.choice([sq for sq in congo.SQUARES if sq not in squares])] = (
-                letter if rng.random() < 0.5 else letter.lower()
-            )
-        ranks = []
-        for rank in range(6, -1, -1):
-            row = "".join(squares.get(rank * 7 + file, ".") for file in range(7))
-            for n in range(7, 0, -1):
-                row = row.replace("." * n, str(n))
-            ranks.append(row)
-        try:
-            return congo.Position("/".join(ranks) + (" w 1" if rng.random() < 0.5 else " b 1"))
-        except congo.InvalidPositionError:
-            continue
+    return congo.Position(random_fen(rng, random_material(rng, pieces)))
 
 
 def rust_figures(directory: Path, quick: bool) -> list[dict[str, object]]:

@@ -15,8 +15,7 @@ import congo
 import congo.tablebase as tablebase
 from congo.__main__ import main
 from tests import oracle
-
-CASTLES = {True: [c + r for r in "123" for c in "cde"], False: [c + r for r in "567" for c in "cde"]}
+from tests.tablebase_support import random_fen
 
 
 @pytest.fixture(scope="session")
@@ -38,25 +37,7 @@ def tb(tables: Path) -> tablebase.Tablebase:
 
 def random_board(rng: random.Random, material: str) -> congo.Board:
     """A random valid position of a signature such as ``"LZvLP"`` (in its written colours)."""
-    white, black = material.split("v")
-    while True:
-        squares: dict[int, str] = {
-            congo.parse_square(rng.choice(CASTLES[True])): "L",
-            congo.parse_square(rng.choice(CASTLES[False])): "l",
-        }
-        for letter in white[1:] + black[1:].lower():
-            squares[rng.choice([sq for sq in congo.SQUARES if sq not in squares])] = letter
-        ranks = []
-        for rank in range(6, -1, -1):
-            row = "".join(squares.get(rank * 7 + file, ".") for file in range(7))
-            for n in range(7, 0, -1):
-                row = row.replace("." * n, str(n))
-            ranks.append(row)
-        fen = "/".join(ranks) + (" w 1" if rng.random() < 0.5 else " b 1")
-        try:
-            return congo.Board(fen)
-        except congo.InvalidPositionError:  # a pawn on its far rank
-            continue
+    return congo.Board(random_fen(rng, material))
 
 
 def mirror_files(fen: str) -> str:

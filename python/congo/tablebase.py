@@ -32,6 +32,7 @@ from typing import Callable, Union
 from congo import _core
 from congo._core import Move, Position, TablebaseError
 from congo.board import Board
+from congo.bulk import _position
 
 __all__ = [
     "MAX_MEN",
@@ -54,6 +55,7 @@ MAX_MEN = 5
 
 PathLike = Union[str, "os.PathLike[str]"]
 PositionLike = Union[Board, Position, str]
+"""A position to probe: a :class:`~congo.Board`, a :class:`~congo.Position` or a FEN."""
 
 
 def default_directory() -> Path:
@@ -72,16 +74,6 @@ def _directory(directory: PathLike | None) -> Path:
     if not isinstance(directory, (str, os.PathLike)):
         raise TypeError(f"directory must be a path, got {type(directory).__name__}")
     return Path(directory).expanduser()
-
-
-def _position(board: PositionLike) -> Position:
-    if isinstance(board, Board):
-        return board.position
-    if isinstance(board, Position):
-        return board
-    if isinstance(board, str):
-        return Position(board)
-    raise TypeError(f"expected a congo.Board, Position or FEN string, got {type(board).__name__}")
 
 
 class Tablebase:
@@ -301,6 +293,12 @@ def _check_tables(tables: Iterable[str] | None) -> list[str]:
     return names
 
 
+def _directory_and_men(directory: PathLike | None, men: int | None) -> tuple[Path, int]:
+    """The directory of existing tables, and ``men`` checked (default: the most in the directory)."""
+    path = _directory(directory)
+    return path, _check_men(max(2, Tablebase(path).max_men) if men is None else men)
+
+
 def generate(
     directory: PathLike | None = None,
     *,
@@ -349,12 +347,10 @@ def verify(
     ``tables``, against the move generator and the tables its moves lead into, and each file
     against its checksum. Returns a report per table (``report.ok``); a wrong entry is reported,
     not raised. Raises :class:`TablebaseError` for a damaged file or a table missing."""
-    path = _directory(directory)
-    if men is None:
-        men = max(2, Tablebase(path).max_men)
+    path, men = _directory_and_men(directory, men)
     found = _core.tablebase_verify(
         path,
-        _check_men(men),
+        men,
         threads=_check_threads(threads),
         tables=_check_tables(tables),
         callback=_check_progress(progress),
@@ -373,12 +369,10 @@ def stats(
     """Counts the positions of the tables with up to ``men`` men (default: all present), or of
     ``tables``: wins, draws and losses for each side to move, the longest wins, the mutual
     zugzwangs (see :class:`TableStats`)."""
-    path = _directory(directory)
-    if men is None:
-        men = max(2, Tablebase(path).max_men)
+    path, men = _directory_and_men(directory, men)
     found = _core.tablebase_stats(
         path,
-        _check_men(men),
+        men,
         threads=_check_threads(threads),
         tables=_check_tables(tables),
         callback=_check_progress(progress),

@@ -22,8 +22,15 @@ fn report(figure: &str, value: f64, unit: &str) {
 
 /// Random valid positions with the lions and `pieces` other pieces.
 fn positions(rng: &mut SplitMix64, pieces: usize, count: usize) -> Vec<Position> {
-    let roles =
-        [Role::Pawn, Role::Superpawn, Role::Monkey, Role::Giraffe, Role::Zebra, Role::Elephant, Role::Crocodile];
+    let roles = [
+        Role::Pawn,
+        Role::Superpawn,
+        Role::Monkey,
+        Role::Giraffe,
+        Role::Zebra,
+        Role::Elephant,
+        Role::Crocodile,
+    ];
     let castle = |color: Color| -> Vec<Square> {
         Square::all().filter(|sq| congo_core::tables::castle_of(color).contains(*sq)).collect()
     };
@@ -68,7 +75,9 @@ fn main() {
     let quick = args.iter().any(|a| a == "--quick");
     let reps = if quick { 3 } else { 9 };
     let given = args.iter().position(|a| a == "--dir").and_then(|i| args.get(i + 1)).map(PathBuf::from);
-    let dir = given.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("congo-tb-bench-{}", std::process::id())));
+    let dir = given
+        .clone()
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("congo-tb-bench-{}", std::process::id())));
     let start = Instant::now();
     let options = GenerateOptions { men: 4, threads: 2, force: false, tables: Vec::new() };
     generate(&dir, &options, &mut |_| true).expect("the tables up to four men");

@@ -265,6 +265,11 @@ pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     hash
 }
 
+/// Creates a directory (and its parents) for tables.
+pub(crate) fn create_dir(dir: &Path) -> Result<(), TablebaseError> {
+    std::fs::create_dir_all(dir).map_err(io_error(dir))
+}
+
 /// The path of a signature's table in a directory.
 pub fn table_path(dir: &Path, material: Material) -> PathBuf {
     dir.join(format!("{}.{EXTENSION}", material.name()))

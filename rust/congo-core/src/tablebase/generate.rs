@@ -23,11 +23,11 @@
 
 use std::path::Path as FsPath;
 
-use super::format::{table_path, write_table, Dtm, Entries, TablebaseError};
+use super::format::{create_dir, table_path, write_table, Dtm, Entries, TablebaseError};
 use super::layout::{Layout, Placement, FIRST_SYMMETRIC_PAIR, LION_PAIR_COUNT};
-use super::material::{Material, MAX_MEN};
+use super::material::Material;
 use super::probe::Tablebase;
-use super::schedule::{self, Job, Progress, Ticker};
+use super::schedule::{self, Progress, Ticker};
 use super::unmove::for_each_unmove;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
@@ -504,32 +504,6 @@ pub struct GenerateOptions {
     pub force: bool,
 }
 
-/// The jobs for every canonical signature up to `men`, each after its successors.
-pub(crate) fn jobs(materials: &[Material]) -> Vec<Job> {
-    materials
-        .iter()
-        .map(|m| Job {
-            material: *m,
-            size: Layout::new(*m).len(),
-            after: m.successors().iter().filter_map(|s| materials.iter().position(|x| x == s)).collect(),
-        })
-        .collect()
-}
-
-/// The canonical forms of some signatures with every signature they lead to, fewest men first.
-pub(crate) fn with_successors(tables: &[Material]) -> Vec<Material> {
-    let mut all: Vec<Material> = Vec::new();
-    let mut todo: Vec<Material> = tables.iter().map(|m| m.canonical().0).collect();
-    while let Some(m) = todo.pop() {
-        if !all.contains(&m) {
-            all.push(m);
-            todo.extend(m.successors());
-        }
-    }
-    all.sort_by_key(|m| (m.men(), m.pawns(), *m));
-    all
-}
-
 /// Generates every table with up to `options.men` men into `dir` (created if needed), on
 /// `options.threads` threads, calling `progress` about ten times a second (return `false` to
 /// stop: the tables finished so far stay on disk, complete). Returns a report per table.
@@ -538,17 +512,10 @@ pub fn generate(
     options: &GenerateOptions,
     progress: &mut dyn FnMut(&Progress) -> bool,
 ) -> Result<Vec<TableReport>, TablebaseError> {
-    if !(2..=MAX_MEN).contains(&options.men) {
-        return Err(TablebaseError::Men(options.men));
-    }
-    std::fs::create_dir_all(dir).map_err(|error| TablebaseError::Io { path: dir.to_owned(), error })?;
+    let materials = schedule::select(options.men, &options.tables, true)?;
+    create_dir(dir)?;
     let tb = if options.force { Tablebase::empty() } else { Tablebase::open(dir)? };
-    let materials = if options.tables.is_empty() {
-        Material::all_canonical(options.men)
-    } else {
-        with_successors(&options.tables)
-    };
-    let jobs = jobs(&materials);
+    let jobs = schedule::ordered_jobs(&materials);
     let work = |i: usize, ticker: &Ticker<'_>| -> Result<TableReport, TablebaseError> {
         let material = materials[i];
         let layout = Layout::new(material);

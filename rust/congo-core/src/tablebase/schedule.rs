@@ -11,7 +11,9 @@ use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::format::TablebaseError;
-use super::material::Material;
+use super::layout::Layout;
+use super::material::{Material, MAX_MEN};
+use super::probe::Tablebase;
 
 /// How far a long job has come.
 #[derive(Clone, Debug)]
@@ -197,4 +199,69 @@ pub(crate) fn run<T: Send>(
         .into_iter()
         .map(|r| r.ok_or_else(|| TablebaseError::Internal("a table job did not run".into())))
         .collect()
+}
+
+/// The canonical signatures a run covers: every one with up to `men` men, or the given `tables`
+/// (with `successors`, also every table they lead into, which a generator makes first), fewest men
+/// first. Checks `men`.
+pub(crate) fn select(
+    men: usize,
+    tables: &[Material],
+    successors: bool,
+) -> Result<Vec<Material>, TablebaseError> {
+    if !(2..=MAX_MEN).contains(&men) {
+        return Err(TablebaseError::Men(men));
+    }
+    if tables.is_empty() {
+        return Ok(Material::all_canonical(men));
+    }
+    if successors {
+        return Ok(with_successors(tables));
+    }
+    let mut selected: Vec<Material> = Vec::new();
+    for m in tables.iter().map(|m| m.canonical().0) {
+        if !selected.contains(&m) {
+            selected.push(m);
+        }
+    }
+    Ok(selected)
+}
+
+/// The canonical forms of some signatures with every signature they lead to, fewest men first.
+pub(crate) fn with_successors(tables: &[Material]) -> Vec<Material> {
+    let mut all: Vec<Material> = Vec::new();
+    let mut todo: Vec<Material> = tables.iter().map(|m| m.canonical().0).collect();
+    while let Some(m) = todo.pop() {
+        if !all.contains(&m) {
+            all.push(m);
+            todo.extend(m.successors());
+        }
+    }
+    all.sort_by_key(|m| (m.men(), m.pawns(), *m));
+    all
+}
+
+/// Checks that every one of the tables is present.
+pub(crate) fn require(tb: &Tablebase, materials: &[Material]) -> Result<(), TablebaseError> {
+    match materials.iter().find(|&&m| !tb.has(m)) {
+        Some(&material) => Err(TablebaseError::Missing { material }),
+        None => Ok(()),
+    }
+}
+
+/// A job per table, each after the tables its moves lead into (those among `materials`).
+pub(crate) fn ordered_jobs(materials: &[Material]) -> Vec<Job> {
+    materials
+        .iter()
+        .map(|m| Job {
+            material: *m,
+            size: Layout::new(*m).len(),
+            after: m.successors().iter().filter_map(|s| materials.iter().position(|x| x == s)).collect(),
+        })
+        .collect()
+}
+
+/// A job per table, in any order (for work that only reads tables).
+pub(crate) fn unordered_jobs(materials: &[Material]) -> Vec<Job> {
+    materials.iter().map(|&m| Job { material: m, size: Layout::new(m).len(), after: Vec::new() }).collect()
 }

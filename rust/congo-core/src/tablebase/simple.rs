@@ -13,10 +13,10 @@
 
 use std::path::Path;
 
-use super::format::{write_table, Dtm, Entries, TablebaseError};
-use super::generate::{jobs, position_of, with_successors, TableReport};
+use super::format::{create_dir, write_table, Dtm, Entries, TablebaseError};
+use super::generate::{position_of, TableReport};
 use super::layout::{Layout, Placement, LION_PAIR_COUNT};
-use super::material::{Material, MAX_MEN};
+use super::material::Material;
 use super::probe::Tablebase;
 use super::schedule::{self, Progress, Ticker};
 use crate::piece::{Piece, Role};
@@ -159,17 +159,10 @@ pub fn generate(
     options: &super::GenerateOptions,
     progress: &mut dyn FnMut(&Progress) -> bool,
 ) -> Result<Vec<TableReport>, TablebaseError> {
-    if !(2..=MAX_MEN).contains(&options.men) {
-        return Err(TablebaseError::Men(options.men));
-    }
-    std::fs::create_dir_all(dir).map_err(|error| TablebaseError::Io { path: dir.to_owned(), error })?;
+    let materials = schedule::select(options.men, &options.tables, true)?;
+    create_dir(dir)?;
     let tb = Tablebase::empty();
-    let materials = if options.tables.is_empty() {
-        Material::all_canonical(options.men)
-    } else {
-        with_successors(&options.tables)
-    };
-    let jobs = jobs(&materials);
+    let jobs = schedule::ordered_jobs(&materials);
     let work = |i: usize, ticker: &Ticker<'_>| -> Result<TableReport, TablebaseError> {
         let start = std::time::Instant::now();
         let layout = Layout::new(materials[i]);

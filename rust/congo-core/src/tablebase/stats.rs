@@ -12,9 +12,9 @@ use std::path::Path;
 use super::format::{Dtm, TablebaseError, Wdl};
 use super::generate::position_of;
 use super::layout::{Layout, Placement, FIRST_SYMMETRIC_PAIR, LION_PAIR_COUNT};
-use super::material::{Material, MAX_MEN};
+use super::material::Material;
 use super::probe::Tablebase;
-use super::schedule::{self, Job, Progress, Ticker};
+use super::schedule::{self, Progress, Ticker};
 use crate::piece::Color;
 use crate::position::Position;
 
@@ -139,24 +139,10 @@ pub fn stats(
     threads: usize,
     progress: &mut dyn FnMut(&Progress) -> bool,
 ) -> Result<Vec<TableStats>, TablebaseError> {
-    if !(2..=MAX_MEN).contains(&men) {
-        return Err(TablebaseError::Men(men));
-    }
+    let materials = schedule::select(men, tables, false)?;
     let tb = Tablebase::open(dir)?;
-    let materials: Vec<Material> = if tables.is_empty() {
-        Material::all_canonical(men)
-    } else {
-        tables.iter().map(|m| m.canonical().0).collect()
-    };
-    for &m in &materials {
-        if !tb.has(m) {
-            return Err(TablebaseError::Missing { material: m });
-        }
-    }
-    let jobs: Vec<Job> = materials
-        .iter()
-        .map(|&m| Job { material: m, size: Layout::new(m).len(), after: Vec::new() })
-        .collect();
+    schedule::require(&tb, &materials)?;
+    let jobs = schedule::unordered_jobs(&materials);
     let work = |i: usize, ticker: &Ticker<'_>| table_stats(materials[i], &tb, ticker);
     schedule::run(&jobs, threads, &work, progress)
 }

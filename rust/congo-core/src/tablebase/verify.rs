@@ -16,11 +16,11 @@
 use std::path::Path;
 
 use super::format::{read_table, table_path, Dtm, TablebaseError};
-use super::generate::{position_of, with_successors};
-use super::layout::{Layout, LION_PAIR_COUNT};
-use super::material::{Material, MAX_MEN};
+use super::generate::position_of;
+use super::layout::LION_PAIR_COUNT;
+use super::material::Material;
 use super::probe::Tablebase;
-use super::schedule::{self, Job, Progress, Ticker};
+use super::schedule::{self, Progress, Ticker};
 use crate::piece::{Piece, Role};
 use crate::position::Position;
 
@@ -153,24 +153,10 @@ pub fn verify(
     options: &VerifyOptions,
     progress: &mut dyn FnMut(&Progress) -> bool,
 ) -> Result<Vec<VerifyReport>, TablebaseError> {
-    if !(2..=MAX_MEN).contains(&options.men) {
-        return Err(TablebaseError::Men(options.men));
-    }
+    let materials = schedule::select(options.men, &options.tables, false)?;
     let tb = Tablebase::open(dir)?;
-    let materials: Vec<Material> = if options.tables.is_empty() {
-        Material::all_canonical(options.men)
-    } else {
-        options.tables.iter().map(|m| m.canonical().0).collect()
-    };
-    for &m in &with_successors(&materials) {
-        if !tb.has(m) {
-            return Err(TablebaseError::Missing { material: m });
-        }
-    }
-    let jobs: Vec<Job> = materials
-        .iter()
-        .map(|&m| Job { material: m, size: Layout::new(m).len(), after: Vec::new() })
-        .collect();
+    schedule::require(&tb, &schedule::with_successors(&materials))?;
+    let jobs = schedule::unordered_jobs(&materials);
     let work = |i: usize, ticker: &Ticker<'_>| verify_table(dir, materials[i], &tb, ticker);
     schedule::run(&jobs, options.threads, &work, progress)
 }
