@@ -132,113 +132,8 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}" if whole else "-"
 
 
-def _markdown(stats: list[tablebase.TableStats]) -> str:
-    """The facts of docs/tablebase.md, as Markdown tables."""
-    by_name = {s.material: s for s in stats}
-    out: list[str] = []
-
-    def row(cells: Sequence[object]) -> None:
-        out.append("| " + " | ".join(str(c) for c in cells) + " |")
-
-    # 1. Each piece with its lion against a bare lion.
-    out.append("### A piece and its lion against a bare lion\n")
-    row(
-        [
-            "piece",
-            "White to move: wins",
-            "draws",
-            "Black to move: White wins",
-            "draws",
-            "longest win",
-            "position",
-        ]
-    )
-    row(["---", "---:", "---:", "---:", "---:", "---:", "---"])
-    for letter in _ROLE_LETTERS:
-        s = by_name.get(f"L{letter}vL")
-        if s is None:
-            continue
-        w, b = s.white_to_move, s.black_to_move
-        longest, fen = max(
-            (w.longest_win, w.longest_win_fen or ""), (b.longest_loss, b.longest_loss_fen or "")
-        )
-        row(
-            [
-                PIECE_NAMES[_ROLE_LETTERS_TO_TYPE[letter]],
-                f"{_percent(w.wins, w.positions)} %",
-                f"{_percent(w.draws, w.positions)} %",
-                f"{_percent(b.losses, b.positions)} %",
-                f"{_percent(b.draws, b.positions)} %",
-                f"{longest} plies",
-                f"`{fen}`",
-            ]
-        )
-    out.append("")
-
-    # 2. The duel matrix: White's piece (rows) against Black's (columns), White to move.
-    if any(len(s.material) == 5 and s.material[2] == "v" for s in stats):
-        out.append("### One piece against one (White to move: White wins / draws / Black wins, %)\n")
-        row(["White \\ Black", *(PIECE_NAMES[_ROLE_LETTERS_TO_TYPE[c]] for c in _ROLE_LETTERS)])
-        row(["---", *(["---:"] * len(_ROLE_LETTERS))])
-        for mine in _ROLE_LETTERS:
-            cells = []
-            for theirs in _ROLE_LETTERS:
-                found = _duel(by_name, mine, theirs)
-                cells.append(found or "-")
-            row([PIECE_NAMES[_ROLE_LETTERS_TO_TYPE[mine]], *cells])
-        out.append("")
-
-    # 3. The longest win of each class (pieces of each side besides the lions).
-    out.append("### The longest win of each class\n")
-    row(["class", "table", "longest win", "position (the winner to move)"])
-    row(["---", "---", "---:", "---"])
-    classes: dict[str, tuple[int, str, str]] = {}
-    for s in stats:
-        white, black = s.material.split("v")
-        label = f"{len(white) - 1} against {len(black) - 1}"
-        for side in (s.white_to_move, s.black_to_move):
-            if side.longest_win_fen and side.longest_win > classes.get(label, (0, "", ""))[0]:
-                classes[label] = (side.longest_win, s.material, side.longest_win_fen)
-    for label in sorted(classes, key=lambda c: (sum(int(x) for x in c.split(" against ")), c)):
-        plies, name, fen = classes[label]
-        row([label, name, f"{plies} plies", f"`{fen}`"])
-    out.append("")
-
-    # 4. Mutual zugzwangs.
-    zugzwangs = [s for s in stats if s.full_zugzwangs or s.half_zugzwangs]
-    out.append("### Mutual zugzwangs\n")
-    total_full = sum(s.full_zugzwangs for s in stats)
-    total_half = sum(s.half_zugzwangs for s in stats)
-    out.append(
-        f"{total_full:,} placements where whoever moves loses and {total_half:,} where one side to move "
-        f"draws and the other loses, in {len(zugzwangs)} of {len(stats)} tables.\n"
-    )
-    if zugzwangs:
-        row(["table", "whoever moves loses", "draw or loss", "example (White to move)"])
-        row(["---", "---:", "---:", "---"])
-        for s in sorted(zugzwangs, key=lambda s: (-s.full_zugzwangs, -s.half_zugzwangs))[:40]:
-            row([s.material, f"{s.full_zugzwangs:,}", f"{s.half_zugzwangs:,}", f"`{s.zugzwang_example}`"])
-        out.append("")
-
-    # 5. Every table.
-    out.append("### Every table\n")
-    row(["table", "positions", "White to move wins", "draws", "Black to move wins", "draws", "longest win"])
-    row(["---", "---:", "---:", "---:", "---:", "---:", "---:"])
-    for s in stats:
-        w, b = s.white_to_move, s.black_to_move
-        longest = max(w.longest_win, b.longest_win)
-        row(
-            [
-                s.material,
-                f"{w.positions + b.positions:,}",
-                f"{_percent(w.wins, w.positions)} %",
-                f"{_percent(w.draws, w.positions)} %",
-                f"{_percent(b.wins, b.positions)} %",
-                f"{_percent(b.draws, b.positions)} %",
-                longest,
-            ]
-        )
-    return "\n".join(out) + "\n"
+def _plies(n: int) -> str:
+    return f"{n} ply" if n == 1 else f"{n} plies"
 
 
 _ROLE_LETTERS_TO_TYPE = {
@@ -250,6 +145,163 @@ _ROLE_LETTERS_TO_TYPE = {
     "E": congo.ELEPHANT,
     "C": congo.CROCODILE,
 }
+
+
+def _piece(letter: str) -> str:
+    return PIECE_NAMES[_ROLE_LETTERS_TO_TYPE[letter]] or letter
+
+
+def _class(material: str) -> str:
+    """``"2 pieces v 1"``: how many pieces each side has besides its lion."""
+    white, black = (len(side) - 1 for side in material.split("v"))
+    return f"{white} piece{'s' if white != 1 else ''} v {black if black else 'bare lion'}"
+
+
+def _longest_win(s: tablebase.TableStats) -> tuple[int, str]:
+    """The table's longest win for either side to move, with its position."""
+    return max(
+        (s.white_to_move.longest_win, s.white_to_move.longest_win_fen or ""),
+        (s.black_to_move.longest_win, s.black_to_move.longest_win_fen or ""),
+    )
+
+
+class _Table:
+    """A Markdown table."""
+
+    def __init__(self, out: list[str], header: Sequence[str], align: str) -> None:
+        self.out = out
+        self.row(header)
+        self.row(["---:" if a == "r" else "---" for a in align])
+
+    def row(self, cells: Sequence[object]) -> None:
+        self.out.append("| " + " | ".join(str(c) for c in cells) + " |")
+
+
+def _markdown(stats: list[tablebase.TableStats], top: int) -> str:
+    """The facts of docs/tablebase.md, as Markdown tables (the long lists cut at ``top`` rows)."""
+    by_name = {s.material: s for s in stats}
+    out: list[str] = []
+
+    out.append("### A piece and its lion against a bare lion\n")
+    t = _Table(
+        out,
+        [
+            "piece",
+            "White to move: White wins",
+            "draws",
+            "Black to move: White wins",
+            "draws",
+            "longest win, White to move",
+        ],
+        "lrrrrl",
+    )
+    for letter in _ROLE_LETTERS:
+        found = by_name.get(f"L{letter}vL")
+        if found is not None:
+            w, b = found.white_to_move, found.black_to_move
+            plies, fen = w.longest_win, w.longest_win_fen
+            t.row(
+                [
+                    _piece(letter),
+                    f"{_percent(w.wins, w.positions)} %",
+                    f"{_percent(w.draws, w.positions)} %",
+                    f"{_percent(b.losses, b.positions)} %",
+                    f"{_percent(b.draws, b.positions)} %",
+                    f"{_plies(plies)}: `{fen}`",
+                ]
+            )
+    out.append("")
+
+    if any(_class(s.material) == "1 piece v 1" for s in stats):
+        out.append("### One piece against one\n")
+        out.append(
+            "White's piece (rows) against Black's (columns), White to move: "
+            "White wins / draws / Black wins, %.\n"
+        )
+        t = _Table(
+            out, ["White \\ Black", *(_piece(c) for c in _ROLE_LETTERS)], "l" + "r" * len(_ROLE_LETTERS)
+        )
+        for mine in _ROLE_LETTERS:
+            t.row([_piece(mine), *(_duel(by_name, mine, theirs) or "-" for theirs in _ROLE_LETTERS)])
+        out.append("")
+
+    out.append("### Each class of material\n")
+    t = _Table(
+        out,
+        ["class", "tables", "positions", "side to move wins", "draws", "longest win", "in", "position"],
+        "lrrrrrll",
+    )
+    classes: dict[str, list[tablebase.TableStats]] = {}
+    for s in stats:
+        if s.material != "LvL":
+            classes.setdefault(_class(s.material), []).append(s)
+    for label, members in classes.items():
+        sides = [side for s in members for side in (s.white_to_move, s.black_to_move)]
+        positions = sum(side.positions for side in sides)
+        best = max(members, key=_longest_win)
+        plies, fen = _longest_win(best)
+        t.row(
+            [
+                label,
+                len(members),
+                f"{positions:,}",
+                f"{_percent(sum(side.wins for side in sides), positions)} %",
+                f"{_percent(sum(side.draws for side in sides), positions)} %",
+                _plies(plies),
+                best.material,
+                f"`{fen}`",
+            ]
+        )
+    out.append("")
+
+    out.append(f"### The longest wins (the {top} longest tables)\n")
+    out.append("Each table's longest win, the winner to move: puzzles with one solution length.\n")
+    t = _Table(out, ["table", "longest win", "position"], "lrl")
+    for s in sorted(stats, key=lambda s: (-_longest_win(s)[0], s.material))[:top]:
+        plies, fen = _longest_win(s)
+        t.row([s.material, _plies(plies), f"`{fen}`"])
+    out.append("")
+
+    out.append("### Mutual zugzwangs\n")
+    zugzwangs = [s for s in stats if s.full_zugzwangs or s.half_zugzwangs]
+    men_counts = sorted({len(s.material) - 1 for s in stats})
+    for men in men_counts:
+        group = [s for s in stats if len(s.material) - 1 == men]
+        full = sum(s.full_zugzwangs for s in group)
+        half = sum(s.half_zugzwangs for s in group)
+        tables = sum(1 for s in group if s.full_zugzwangs or s.half_zugzwangs)
+        out.append(
+            f"* {men} men: {full:,} placements where whoever moves loses, {half:,} where one side to move "
+            f"draws and the other loses, in {tables} of {len(group)} tables."
+        )
+    out.append("")
+    if zugzwangs:
+        t = _Table(out, ["table", "whoever moves loses", "draw or loss", "example (White to move)"], "lrrl")
+        for s in sorted(zugzwangs, key=lambda s: (-s.full_zugzwangs, -s.half_zugzwangs, s.material))[:top]:
+            t.row([s.material, f"{s.full_zugzwangs:,}", f"{s.half_zugzwangs:,}", f"`{s.zugzwang_example}`"])
+        out.append("")
+
+    out.append("### Every table up to four men\n")
+    t = _Table(
+        out,
+        ["table", "positions", "White to move wins", "draws", "Black to move wins", "draws", "longest win"],
+        "lrrrrrr",
+    )
+    for s in stats:
+        if len(s.material) - 1 <= 4:
+            w, b = s.white_to_move, s.black_to_move
+            t.row(
+                [
+                    s.material,
+                    f"{w.positions + b.positions:,}",
+                    f"{_percent(w.wins, w.positions)} %",
+                    f"{_percent(w.draws, w.positions)} %",
+                    f"{_percent(b.wins, b.positions)} %",
+                    f"{_percent(b.draws, b.positions)} %",
+                    _plies(_longest_win(s)[0]),
+                ]
+            )
+    return "\n".join(out) + "\n"
 
 
 def _duel(by_name: dict[str, tablebase.TableStats], mine: str, theirs: str) -> str | None:
@@ -264,8 +316,7 @@ def _duel(by_name: dict[str, tablebase.TableStats], mine: str, theirs: str) -> s
         side = swapped.black_to_move
     else:
         return None
-    wins, losses = side.wins, side.losses
-    return " / ".join(_percent(n, side.positions) for n in (wins, side.draws, losses))
+    return " / ".join(_percent(n, side.positions) for n in (side.wins, side.draws, side.losses))
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -273,7 +324,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     one, the longest win of each class, mutual zugzwangs, every table."""
     stats = tablebase.stats(args.dir, men=args.men, threads=args.threads, progress=_reporter("counting"))
     _clear_line()
-    sys.stdout.write(_markdown(stats))
+    sys.stdout.write(_markdown(stats, args.top))
     return 0
 
 
@@ -323,6 +374,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     stats = sub.add_parser("stats", help="what the tables say, as Markdown", description=cmd_stats.__doc__)
     common(stats, men_default=None)
+    stats.add_argument("--top", type=_positive_int, default=30, help="rows of the long lists (default: 30)")
     stats.set_defaults(func=cmd_stats)
 
 
