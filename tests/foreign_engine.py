@@ -108,6 +108,11 @@ class Engine:
         depth = 0
         while ranked:
             depth += 1
+            if depth == 2:  # a fail low at depth 2, as an aspiration search reports it
+                move, score = ranked[0]
+                self.say(
+                    f"info depth 2 seldepth 3 multipv 1 score cp {score - 50} upperbound nodes 150 pv {move}"
+                )
             for rank, (move, score) in enumerate(ranked[: self.multipv], 1):
                 elapsed = int(1000 * (time.monotonic() - started))
                 self.say(

@@ -178,8 +178,14 @@ def test_the_foreign_engine(foreign: SimpleEngine) -> None:
     assert white is not None
     assert white > 0
     with foreign.analysis(board) as analysis:
-        assert "depth" in analysis.get()
+        seen = [analysis.get() for _ in range(4)]
     assert analysis.wait().move == board.parse_uci("a7c5")
+    bounded = [info for info in seen if info.get("upperbound")]
+    assert len(bounded) == 1
+    assert bounded[0]["depth"] == 2
+    assert "lowerbound" not in bounded[0]
+    # The exact score that came after replaced the bound in the merged info.
+    assert "upperbound" not in analysis.info
     # A position it does not know: no move.
     board.push_uci("g7f5")
     assert foreign.play(board, Limit(time=0.05)).move is None

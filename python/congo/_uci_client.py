@@ -249,6 +249,14 @@ def _parse_info(line: str, board: Board) -> InfoDict:
     return info
 
 
+def _merge(into: InfoDict, info: InfoDict) -> None:
+    """Adds a newer info to what is known of a line: a new score replaces the old one's bounds."""
+    if "score" in info:
+        into.pop("lowerbound", None)
+        into.pop("upperbound", None)
+    into.update(info)
+
+
 def _parse_line(board: Board, texts: list[str]) -> list[Move]:
     """The moves of a principal variation, as far as they are legal in turn."""
     walker = Board.from_position(board.position)
@@ -615,8 +623,7 @@ class SimpleEngine:
                 if "string" in info:
                     LOGGER.info("engine: %s", info["string"])
                 elif info:
-                    merged = lines.setdefault(info.get("multipv", 1), {})
-                    merged.update(info)
+                    _merge(lines.setdefault(info.get("multipv", 1), {}), info)
                 if on_info is not None:
                     on_info(info)
             elif line.startswith("bestmove"):
@@ -832,7 +839,7 @@ class AnalysisResult:
             rank = info.get("multipv", 1)
             while len(self.multipv) < rank:
                 self.multipv.append({})
-            self.multipv[rank - 1].update(info)
+            _merge(self.multipv[rank - 1], info)
         self._queue.put(info)
 
     def _finish(self) -> None:

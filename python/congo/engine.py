@@ -423,8 +423,8 @@ class Engine:
         callback: Callable[[SearchInfo], object] | None = None,
         root_moves: Iterable[Move] | None = None,
         multipv: int = 1,
-    ) -> _core.SearchInfo:
-        """The core's search, after the checks every search method shares."""
+    ) -> tuple[_core.SearchInfo, bool]:
+        """The core's search, after the checks every search method shares, and the side to move."""
         if not isinstance(limit, Limit):
             raise TypeError(f"limit must be a congo.Limit, got {type(limit).__name__}")
         if callback is not None and not callable(callback):
@@ -435,7 +435,7 @@ class Engine:
         self._stop_pondering()
         on_iteration = None if callback is None else (lambda info: callback(_info(info)))
         remaining, increment, moves_to_go = limit._clock(position.turn)
-        return self._engine.search(
+        found = self._engine.search(
             position,
             history,
             limit.depth,
@@ -449,6 +449,7 @@ class Engine:
             increment=increment,
             moves_to_go=moves_to_go,
         )
+        return found, position.turn
 
     def search(
         self,
@@ -470,7 +471,7 @@ class Engine:
         :class:`~congo.IllegalMoveError` for a root move that is not legal, and ``RuntimeError`` if
         this engine is already searching (use one engine per thread).
         """
-        found = self._search(board, limit, callback=callback, root_moves=root_moves)
+        found, _ = self._search(board, limit, callback=callback, root_moves=root_moves)
         return SearchResult(
             move=found.move,
             score=_score(found),
@@ -512,9 +513,10 @@ class Engine:
         ``N`` best lines, best first, each with its own exact score (fewer when there are fewer
         legal moves). A finished game gives one info with its score (``Mate(0)`` lost, ``Cp(0)``
         drawn) and an empty ``pv``. Raises like :meth:`search`."""
-        position, _ = _position_and_history(board)
-        found = self._search(board, limit, root_moves=root_moves, multipv=1 if multipv is None else multipv)
-        infos = _result_infos(found, position.turn)
+        found, turn = self._search(
+            board, limit, root_moves=root_moves, multipv=1 if multipv is None else multipv
+        )
+        infos = _result_infos(found, turn)
         return infos[0] if multipv is None else infos
 
     def play(
@@ -530,10 +532,10 @@ class Engine:
         goes on thinking in the background about the position after ``move`` and ``ponder`` (its
         table keeps what it finds) until the next call on this engine, or :meth:`stop` /
         :meth:`close`. Raises like :meth:`search`."""
-        position, _ = _position_and_history(board)
-        found = self._search(board, limit, root_moves=root_moves)
-        info = _result_infos(found, position.turn)[0]
+        found, turn = self._search(board, limit, root_moves=root_moves)
+        info = _result_infos(found, turn)[0]
         if ponder and found.move is not None and found.ponder is not None:
+            position = board.position if isinstance(board, Board) else _position_and_history(board)[0]
             self._start_pondering(position.push(found.move).push(found.ponder))
         return PlayResult(found.move, found.ponder, info)
 
