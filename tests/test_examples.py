@@ -54,3 +54,13 @@ def test_read_games_summarises_the_sample_and_a_file(tmp_path: Path) -> None:
     assert "problem: line 22: move 2. Zf9" in out
     (tmp_path / "one.pgn").write_text('[White "X"]\n\n1. Zf3 *\n', encoding="utf-8")
     assert run("read_games.py", "one.pgn", cwd=tmp_path).startswith("1. X - ? *: 1 moves")
+
+
+def test_train_policy_learns_better_than_chance(tmp_path: Path) -> None:
+    import pytest
+
+    pytest.importorskip("numpy")
+    out = run("train_policy.py", "--games", "12", "--nodes", "200", "--epochs", "40", cwd=tmp_path)
+    line = out.splitlines()[-1]
+    policy, chance = (float(part.split()[-1].rstrip("%")) for part in line.split(":")[1].split(","))
+    assert policy > 2 * chance, line

@@ -305,9 +305,9 @@ def test_byte_order_mark_and_escape_lines() -> None:
 
 def test_read_game_type_errors() -> None:
     with pytest.raises(TypeError, match="text handle"):
-        read_game("1. Zf3 *")  # type: ignore[arg-type]
+        read_game("1. Zf3 *")  # type: ignore[call-overload]
     with pytest.raises(TypeError, match="text handle"):
-        read_game(io.BytesIO(b"1. Zf3 *"))  # type: ignore[arg-type]
+        read_game(io.BytesIO(b"1. Zf3 *"))  # type: ignore[call-overload]
     with pytest.raises(TypeError):
         write_game(io.StringIO(), "game")  # type: ignore[arg-type]
 

@@ -26,9 +26,11 @@ from congo._core import (
     Position,
     __version__,
 )
+from congo.analysis import analyse_many
 from congo.board import Board, Outcome, Termination
 from congo.bulk import divide, perft, random_playouts
 from congo.engine import Engine, EngineOption, Limit, Score, SearchInfo, SearchResult
+from congo.learning import encode
 from congo.pieces import (
     BLACK,
     COLOR_NAMES,
@@ -231,7 +233,9 @@ __all__ = [
     "SquareSet",
     "Termination",
     "__version__",
+    "analyse_many",
     "divide",
+    "encode",
     "parse_square",
     "perft",
     "piece_name",

@@ -214,6 +214,7 @@ def cmd_match(args: argparse.Namespace) -> int:
             concurrency=args.concurrency,
             time_control=time_control,
             on_game=on_game,
+            ray=args.ray,
         )
     except match.MatchInterrupted as stopped:
         result, interrupted = stopped.result, True
@@ -328,6 +329,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="play on a clock: BASE+INC seconds (e.g. 10+0.1) or MOVES/BASE+INC; default: per-move limits",
     )
     match.add_argument("--save", metavar="FILE", help="write the games to FILE as PGN-style records")
+    match.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play on a Ray cluster: 'auto', 'ray://host:10001', 'local' (pip install 'congo[ray]')",
+    )
     match.set_defaults(func=cmd_match)
 
     uci = commands.add_parser(
@@ -343,6 +349,19 @@ def build_parser() -> argparse.ArgumentParser:
         "options", help="list the engine's options and their defaults", description=cmd_options.__doc__
     )
     options.set_defaults(func=cmd_options)
+
+    from congo import annotate as annotate_module
+
+    annotate = commands.add_parser(
+        "annotate",
+        help="annotate game records: evaluations, mistakes, better lines, player summaries",
+        description=annotate_module.run.__doc__,
+    )
+    annotate_module.configure_parser(annotate)
+
+    from congo import selfplay
+
+    selfplay.add_subcommand(commands)
     return parser
 
 

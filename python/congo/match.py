@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import enum
+import functools
 import math
 import random
 import shlex
@@ -746,6 +747,69 @@ class MatchInterrupted(KeyboardInterrupt):
         self.result = result
 
 
+def _tally(result: MatchResult, game: GameRecord) -> None:
+    """Counts a finished game (``game.index`` says which player had White) and keeps it."""
+    winner = game.outcome.winner
+    first_is_white = game.index % 2 == 0
+    if winner is None:
+        result.draws += 1
+    elif winner == first_is_white:
+        result.wins += 1
+    else:
+        result.losses += 1
+    result.games.append(game)
+
+
+def _no_state() -> None:
+    """Match workers keep no state between games: each game makes fresh players."""
+
+
+def _play_indexed(
+    first: tuple[str, PlayerFactory],
+    second: tuple[str, PlayerFactory],
+    seed: int,
+    max_plies: int,
+    time_control: TimeControl | None,
+    state: None,
+    item: tuple[int, Sequence[Move]],
+) -> GameRecord:
+    index, opening = item
+    return play_match_game(
+        first, second, index, opening, seed=seed, max_plies=max_plies, time_control=time_control
+    )
+
+
+def _run_match_on_ray(
+    first: tuple[str, PlayerFactory],
+    second: tuple[str, PlayerFactory],
+    games: int,
+    openings: list[list[Move]],
+    seed: int,
+    max_plies: int,
+    time_control: TimeControl | None,
+    on_game: Callable[[MatchResult, GameRecord], object] | None,
+    address: str,
+    concurrency: int,
+) -> MatchResult:
+    """:func:`run_match` on Ray actors (the players' factories travel by cloudpickle)."""
+    from congo.distributed import open_pool
+
+    result = MatchResult(first[0], second[0])
+    task = functools.partial(_play_indexed, first, second, seed, max_plies, time_control)
+    items = ((index, openings[index // 2]) for index in range(games))
+    try:
+        with open_pool(
+            _no_state, task, ray=address, workers=concurrency if concurrency > 1 else None
+        ) as pool:
+            for game in pool.imap(items, window=2 * pool.workers):
+                _tally(result, game)
+                if on_game is not None:
+                    on_game(result, game)
+    except KeyboardInterrupt:
+        raise MatchInterrupted(result) from None
+    return result
+
+
 def run_match(
     first: tuple[str, PlayerFactory],
     second: tuple[str, PlayerFactory],
@@ -757,6 +821,7 @@ def run_match(
     concurrency: int = 1,
     time_control: TimeControl | None = None,
     on_game: Callable[[MatchResult, GameRecord], object] | None = None,
+    ray: str | None = None,
 ) -> MatchResult:
     """Plays ``games`` games (pairs of games on the same opening with colours swapped; an odd last
     game has the first player White). ``concurrency`` games run at once, each on its own thread;
@@ -765,6 +830,11 @@ def run_match(
 
     Ctrl-C (``KeyboardInterrupt``) stops the match promptly: the players of the games in progress
     are aborted, those games dropped, and :class:`MatchInterrupted` raised with the finished ones.
+    With ``ray=ADDRESS`` (``"auto"``, ``"ray://host:10001"``, ``"local"``; ``pip install
+    'congo[ray]'``) the games are played by Ray actors over the cluster's CPUs instead (``concurrency``
+    of them when above 1, else one per CPU; see :mod:`congo.distributed`), the same games as on
+    threads, ``on_game`` called in game order.
+
     Raises ``ValueError`` for a number of games outside 1 … :data:`MAX_GAMES` or a concurrency
     below 1, before any game is played."""
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
@@ -772,6 +842,10 @@ def run_match(
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
     openings = make_openings((games + 1) // 2, opening_plies, seed)
+    if ray is not None:
+        return _run_match_on_ray(
+            first, second, games, openings, seed, max_plies, time_control, on_game, ray, concurrency
+        )
     result = MatchResult(first[0], second[0])
     lock = threading.Lock()
     cancel = threading.Event()
@@ -808,16 +882,8 @@ def run_match(
                 failures.append(error)
                 cancel.set()
                 return
-            winner = game.outcome.winner
-            first_is_white = index % 2 == 0
             with lock:
-                if winner is None:
-                    result.draws += 1
-                elif winner == first_is_white:
-                    result.wins += 1
-                else:
-                    result.losses += 1
-                result.games.append(game)
+                _tally(result, game)
                 if on_game is not None:
                     on_game(result, game)
 

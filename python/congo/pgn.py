@@ -34,13 +34,20 @@ moves of that line are skipped, so the game holds the moves up to the problem.
 
 from __future__ import annotations
 
+import abc
+import collections
+import enum
+import math
 import re
+import typing
 import weakref
 from collections.abc import Iterable, Iterator, MutableMapping
-from typing import Final, TextIO
+from typing import Any, Callable, Final, Generic, TextIO, TypeVar
 
-from congo._core import STARTING_FEN, IllegalMoveError, InvalidMoveError, Move, Position
+from congo import _core
+from congo._core import STARTING_FEN, IllegalMoveError, Move, Position
 from congo.board import Board
+from congo.engine import PovScore, Score
 
 __all__ = [
     "NAG_BLUNDER",
@@ -49,14 +56,23 @@ __all__ = [
     "NAG_GOOD_MOVE",
     "NAG_MISTAKE",
     "NAG_SPECULATIVE_MOVE",
+    "SKIP",
     "TAG_ROSTER",
+    "BaseVisitor",
+    "BoardBuilder",
     "ChildNode",
     "Game",
+    "GameBuilder",
     "GameNode",
     "Headers",
+    "HeadersBuilder",
     "PgnError",
+    "SkipType",
+    "SkipVisitor",
     "iter_games",
     "read_game",
+    "read_headers",
+    "skip_game",
     "write_game",
 ]
 
@@ -72,8 +88,6 @@ NAG_SPECULATIVE_MOVE: Final = 5
 """``!?``"""
 NAG_DUBIOUS_MOVE: Final = 6
 """``?!``"""
-
-_SUFFIX_NAGS: Final = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 
 TAG_ROSTER: Final = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 """The Seven Tag Roster: always written first, in this order."""
@@ -134,6 +148,13 @@ class Headers(MutableMapping[str, str]):
     def __delitem__(self, key: str) -> None:
         del self._tags[key]
 
+    @classmethod
+    def _trusted(cls, pairs: list[tuple[str, str]]) -> Headers:
+        """Headers from tags the record reader has already checked."""
+        headers = cls.__new__(cls)
+        headers._tags = dict(pairs)
+        return headers
+
     def __iter__(self) -> Iterator[str]:
         for key in TAG_ROSTER:
             if key in self._tags:
@@ -158,6 +179,31 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
+_EVAL: Final = re.compile(r"\[%eval\s+(?:#([+-]?\d{1,5})|([+-]?(?:\d{1,10}(?:\.\d*)?|\.\d+)))(?:,\d+)?\]")
+_CLOCK: Final = re.compile(r"\[%clk\s+(\d{1,6}):(\d{1,2}):(\d{1,2}(?:\.\d*)?)\]")
+
+
+def _eval_text(score: PovScore) -> str:
+    """``0.35``, ``-1.20``, ``#3``, ``#-2`` (White's point of view), ``#0`` (the side to move has
+    lost), or ``""`` for ``MateGiven`` (which no annotation expresses, as in python-chess)."""
+    relative = score.relative
+    sign = 1 if score.turn else -1
+    if relative.mate is not None:
+        if relative.mate == 0:
+            return "#0" if relative.score() < 0 else ""
+        return f"#{sign * relative.mate}"
+    return f"{sign * (relative.cp or 0) / 100:.2f}"
+
+
+def _set_annotation(comment: str, pattern: re.Pattern[str], text: str) -> str:
+    comment, found = pattern.subn(text.replace("\\", "\\\\"), comment, count=1)
+    if not found and text:
+        comment = f"{comment} {text}" if comment and not comment.endswith(" ") else comment + text
+    elif found and not text:
+        comment = " ".join(comment.split())
+    return comment
+
+
 # -- the game tree ----------------------------------------------------------------------------
 
 
@@ -165,17 +211,34 @@ class GameNode:
     """A point in a game: the move that led here (``None`` at the start), comments, annotation glyphs
     and the moves played from here (``variations``; the first is the main line)."""
 
+    # Slots, and the glyph set made on first use: a record of 100,000 games makes millions of nodes,
+    # and an empty set per node doubled the time to build them.
+    __slots__ = ("_nags", "comment", "move", "parent", "variations")
+
     parent: GameNode | None
     move: Move | None
+    variations: list[ChildNode]
+    comment: str
+    """The comment after the move (for the game itself: before the first move)."""
 
     def __init__(self) -> None:
         self.parent = None
         self.move = None
-        self.variations: list[ChildNode] = []
-        self.comment: str = ""
-        """The comment after the move (for the game itself: before the first move)."""
-        self.nags: set[int] = set()
+        self.variations = []
+        self.comment = ""
+        self._nags: set[int] | None = None
+
+    @property
+    def nags(self) -> set[int]:
         """Numeric annotation glyphs, e.g. ``{NAG_GOOD_MOVE}`` for ``!``."""
+        nags = self._nags
+        if nags is None:
+            nags = self._nags = set()
+        return nags
+
+    @nags.setter
+    def nags(self, nags: Iterable[int]) -> None:
+        self._nags = set(nags)
 
     # -- navigation --
 
@@ -263,6 +326,71 @@ class GameNode:
         """Whether a continuation with this move exists."""
         return any(child.move == move for child in self.variations)
 
+    # -- annotations in comments --
+
+    def turn(self) -> bool:
+        """The side to move at this node (``congo.WHITE`` is ``True``)."""
+        return self.game().board().turn ^ (self.ply() % 2 == 1)
+
+    def eval(self) -> PovScore | None:
+        """The evaluation in the first ``[%eval …]`` annotation of the comment, or ``None``.
+
+        ``[%eval 0.35]`` is in pawns from White's point of view, ``[%eval #3]`` a forced win for
+        White with White's 3rd move, ``[%eval #-2]`` one for Black, ``[%eval #0]`` a game already
+        lost by the side to move (as lichess and python-chess write them). The value is a
+        :class:`PovScore` seen from the side to move at this node."""
+        match = _EVAL.search(self.comment)
+        if match is None:
+            return None
+        turn = self.turn()
+        mate, pawns = match.group(1), match.group(2)
+        if mate is not None:
+            white_mate = int(mate)
+            if white_mate == 0:
+                return PovScore(Score(mate=0), turn)
+            return PovScore(Score(mate=white_mate if turn else -white_mate), turn)
+        white_cp = round(float(pawns) * 100)
+        return PovScore(Score(cp=white_cp if turn else -white_cp), turn)
+
+    def set_eval(self, score: PovScore | None) -> None:
+        """Replaces the first ``[%eval …]`` annotation of the comment with ``score`` (or removes it
+        for ``None``), or adds one at the end. Raises ``TypeError`` for anything but a
+        :class:`PovScore` or ``None``."""
+        text = ""
+        if score is not None:
+            if not isinstance(score, PovScore):
+                raise TypeError(f"expected a PovScore or None, got {type(score).__name__}")
+            value = _eval_text(score)
+            text = f"[%eval {value}]" if value else ""
+        self.comment = _set_annotation(self.comment, _EVAL, text)
+
+    def clock(self) -> float | None:
+        """The clock time in seconds in the first ``[%clk h:mm:ss]`` annotation of the comment (the
+        mover's time left after the move), or ``None``."""
+        match = _CLOCK.search(self.comment)
+        if match is None:
+            return None
+        hours, minutes, seconds = match.groups()
+        return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+
+    def set_clock(self, seconds: float | None) -> None:
+        """Replaces the first ``[%clk …]`` annotation of the comment (or removes it for ``None``),
+        or adds one at the end. Fractions of a second are kept to a tenth. Raises ``TypeError`` for
+        a non-number and ``ValueError`` for a negative or non-finite one."""
+        text = ""
+        if seconds is not None:
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+                raise TypeError(f"seconds must be a number or None, got {type(seconds).__name__}")
+            if not math.isfinite(seconds) or seconds < 0:
+                raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
+            tenths = round(seconds * 10)
+            whole, tenth = divmod(tenths, 10)
+            hours, rest = divmod(whole, 3600)
+            minutes, secs = divmod(rest, 60)
+            fraction = f".{tenth}" if tenth else ""
+            text = f"[%clk {hours}:{minutes:02d}:{secs:02d}{fraction}]"
+        self.comment = _set_annotation(self.comment, _CLOCK, text)
+
     # -- editing --
 
     def add_variation(
@@ -329,15 +457,22 @@ class GameNode:
 class ChildNode(GameNode):
     """A node reached by a move: ``move`` and ``parent`` are set."""
 
+    __slots__ = ("starting_comment",)
+
     parent: GameNode
     move: Move
+    starting_comment: str
+    """A comment before the move, written only where a variation starts."""
 
     def __init__(self, parent: GameNode, move: Move) -> None:
-        super().__init__()
+        # Every attribute set here rather than through GameNode.__init__: a record of 100,000
+        # games makes millions of nodes.
         self.parent = parent
         self.move = move
-        self.starting_comment: str = ""
-        """A comment before the move, written only where a variation starts."""
+        self.variations = []
+        self.comment = ""
+        self._nags = None
+        self.starting_comment = ""
 
     def san(self) -> str:
         """The move in SAN, in the position before it. Raises like :meth:`GameNode.board`."""
@@ -358,10 +493,41 @@ class Game(GameNode):
     ``str(game)`` (or :meth:`export`) writes the record; :func:`read_game` reads one."""
 
     def __init__(self, headers: Headers | dict[str, str] | None = None) -> None:
+        self._events: list[Move | int | str] | None = None
         super().__init__()
         self.headers: Headers = headers if isinstance(headers, Headers) else Headers(headers)
         self.errors: list[PgnError] = []
         """Problems found while reading the record (empty for a clean record or a game built in code)."""
+
+    # A game read by read_game keeps its moves as the reader's events (moves already checked, in
+    # Rust) and makes the tree's nodes when they are first needed: reading a big file for some of
+    # its games, or for their headers and errors, then costs no node at all.
+
+    @property
+    def variations(self) -> list[ChildNode]:
+        """The moves played from the start (the first is the main line)."""
+        events = self._events
+        if events is not None:
+            self._events = None
+            _grow_tree(self, events)
+        variations: list[ChildNode] = _VARIATIONS.__get__(self, Game)
+        return variations
+
+    @variations.setter
+    def variations(self, variations: list[ChildNode]) -> None:
+        self._events = None
+        _VARIATIONS.__set__(self, variations)
+
+    @property
+    def nags(self) -> set[int]:
+        """Numeric annotation glyphs of the game itself."""
+        self.variations  # noqa: B018 - a glyph in the events may belong to the game
+        nags: set[int] = _NAGS.__get__(self, Game)
+        return nags
+
+    @nags.setter
+    def nags(self, nags: Iterable[int]) -> None:
+        _NAGS.__set__(self, nags)
 
     @classmethod
     def without_tag_roster(cls) -> Game:
@@ -425,7 +591,9 @@ class Game(GameNode):
         words: list[str] = []
         if comments and self.comment:
             words.extend(_comment_words(self.comment))
-        _export_line(self, self.board(), words, comments=comments, variations=variations, force_number=True)
+        if self.variations:  # a game without moves needs no board: one whose FEN tag is bad still writes
+            board = self.board()
+            _export_line(self, board, words, comments=comments, variations=variations, force_number=True)
         words.append(self.headers.get("Result", "*"))
         out.extend(_wrap(words, columns))
         return "\n".join(out)
@@ -527,277 +695,435 @@ def write_game(handle: TextIO, game: Game) -> None:
     handle.write("\n\n")
 
 
+def _grow_tree(game: Game, events: list[Move | int | str]) -> None:
+    """Makes the nodes of a game read by :func:`read_game` from the reader's events."""
+    node: GameNode = game
+    stack: list[GameNode] = []
+    starting: str | None = None  # a variation's comments before its first move
+    for event in events:
+        if type(event) is Move:
+            child = ChildNode(node, event)
+            node.variations.append(child)
+            if starting:
+                child.starting_comment = starting
+            starting = None
+            node = child
+        elif type(event) is str:
+            if starting is not None:
+                starting = f"{starting} {event}".strip()
+            elif node.comment:
+                node.comment = f"{node.comment} {event}"
+            else:
+                node.comment = event
+        elif type(event) is int:
+            if event >= 0:
+                node.nags.add(event)
+            elif event == _EVENT_BEGIN_VARIATION:
+                stack.append(node)
+                parent = node.parent
+                assert parent is not None
+                node = parent
+                starting = ""
+            else:
+                node = stack.pop()
+                starting = None
+
+
+# What Game's properties put in front of: the ``variations`` slot and the ``nags`` property of
+# every node.
+_VARIATIONS: Final[Any] = GameNode.__dict__["variations"]
+_NAGS: Final[Any] = GameNode.__dict__["nags"]
+
+
 # -- reading ------------------------------------------------------------------------------------
+#
+# The text is split into games, tokenised and its moves resolved in Rust (congo_core::pgn, through
+# _core.RecordScanner): Python sees each game as a list of tags and a flat list of events, and
+# builds from them whatever the visitor asks for.
 
-_TAG_LINE: Final = re.compile(r'\[\s*([A-Za-z0-9_][A-Za-z0-9_+#=:-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]')
-_TOKEN: Final = re.compile(
-    r"""
-      (?P<brace>\{)
-    | (?P<semicolon>;)
-    | (?P<open>\()
-    | (?P<close>\))
-    | (?P<nag>\$\d+)
-    | (?P<result>1-0|0-1|1/2-1/2|\*)(?![\w/-])
-    | (?P<number>\d+\s*\.+)
-    | (?P<move>[A-Za-z1-7][A-Za-z0-9=,#+-]*)(?P<suffix>[!?]{1,2})?
-    | (?P<annotation>[!?]{1,2})
-    | (?P<other>\S)
-    """,
-    re.VERBOSE,
-)
+_EVENT_BEGIN_VARIATION: Final = -1
+_EVENT_END_VARIATION: Final = -2
 
 
-class _HandleState:
-    __slots__ = ("line", "pending")
+class SkipType(enum.Enum):
+    """The type of :data:`SKIP`."""
 
-    def __init__(self) -> None:
-        self.line = 0
-        self.pending: str | None = None
+    SKIP = None
 
 
-_STATES: weakref.WeakKeyDictionary[object, _HandleState] = weakref.WeakKeyDictionary()
+SKIP: Final = SkipType.SKIP
+"""Returned by :meth:`BaseVisitor.begin_game`, :meth:`~BaseVisitor.end_headers` or
+:meth:`~BaseVisitor.begin_variation` to skip the rest of the game or the variation."""
+
+ResultT = TypeVar("ResultT", covariant=True)
 
 
-class _LineReader:
-    """Reads lines from a handle, counting them and keeping one line back for the next game."""
+class BaseVisitor(abc.ABC, Generic[ResultT]):
+    """What :func:`read_game` calls, in reading order, as it reads a game; :meth:`result` makes
+    the value ``read_game`` returns.
 
-    def __init__(self, handle: TextIO) -> None:
-        self.handle = handle
-        try:
-            self.state = _STATES.setdefault(handle, _HandleState())
-        except TypeError:  # a handle that takes no weak reference: count from here
-            self.state = _HandleState()
+    The order: :meth:`begin_game`, :meth:`begin_headers`, :meth:`visit_header` for each tag,
+    :meth:`end_headers`, :meth:`visit_board` with the starting position, then for the movetext
+    :meth:`visit_move` (with the board *before* the move), :meth:`visit_comment`,
+    :meth:`visit_nag`, :meth:`begin_variation` / :meth:`end_variation`, then :meth:`visit_board`
+    with the main line's last position, :meth:`visit_result`, :meth:`end_game`, :meth:`result`.
+    :meth:`handle_error` gets each problem at its place. Returning :data:`SKIP` from
+    :meth:`begin_game` or :meth:`end_headers` skips the rest of the game (its moves are then not
+    even parsed), from :meth:`begin_variation` that variation.
 
-    def readline(self) -> str:
-        if self.state.pending is not None:
-            line, self.state.pending = self.state.pending, None
+    The moves are resolved in Rust before the visitor sees them, so :meth:`visit_move` gets a
+    legal :class:`~congo.Move`; the boards are kept only for visitors that are not one of the
+    builders of this module (subclasses included)."""
+
+    def begin_game(self) -> SkipType | None:
+        """The start of a game."""
+        return None
+
+    def begin_headers(self) -> Headers | None:
+        """The start of the tags."""
+        return None
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        """A tag."""
+
+    def end_headers(self) -> SkipType | None:
+        """The end of the tags."""
+        return None
+
+    def visit_board(self, board: Board) -> None:
+        """The starting position, and at the end the main line's last position."""
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        """A move, with the position before it."""
+
+    def visit_comment(self, comment: str) -> None:
+        """A comment."""
+
+    def visit_nag(self, nag: int) -> None:
+        """A numeric annotation glyph."""
+
+    def begin_variation(self) -> SkipType | None:
+        """A variation starts: the moves that follow replace the last move."""
+        return None
+
+    def end_variation(self) -> None:
+        """The variation ends."""
+
+    def visit_result(self, result: str) -> None:
+        """The result token that ends the moves."""
+
+    def end_game(self) -> None:
+        """The end of the game."""
+
+    def handle_error(self, error: PgnError) -> None:
+        """A problem in the record. This default raises it; the builders of this module collect or
+        ignore it instead."""
+        raise error
+
+    @abc.abstractmethod
+    def result(self) -> ResultT:
+        """The value :func:`read_game` returns."""
+
+
+GameT = TypeVar("GameT", bound=Game)
+
+
+class GameBuilder(BaseVisitor[GameT]):
+    """Builds a :class:`Game` (or an instance of ``Game=``, a subclass), collecting problems in
+    :attr:`Game.errors`. This is what :func:`read_game` uses by default.
+
+    Exactly this class takes a fast path that builds the tree straight from the parsed events
+    (about 10× fewer Python calls); a subclass gets every call."""
+
+    @typing.overload
+    def __init__(self: GameBuilder[Game]) -> None: ...
+    @typing.overload
+    def __init__(self: GameBuilder[GameT], *, Game: type[GameT]) -> None: ...
+    def __init__(self, *, Game: Any = Game) -> None:
+        self.Game = Game
+
+    def begin_game(self) -> None:
+        self.game: GameT = self.Game(Headers({}))
+        self._stack: list[GameNode] = [self.game]
+        self._starting_comment: str | None = None
+
+    def begin_headers(self) -> Headers:
+        return self.game.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.game.headers[tagname] = tagvalue
+
+    def end_headers(self) -> None:
+        _add_default_tags(self.game.headers)
+
+    def visit_comment(self, comment: str) -> None:
+        node = self._stack[-1]
+        if self._starting_comment is not None:
+            self._starting_comment = f"{self._starting_comment} {comment}".strip()
+        elif node.comment:
+            node.comment = f"{node.comment} {comment}"
         else:
-            line = self.handle.readline()
-            if not isinstance(line, str):
-                raise TypeError(
-                    f"read_game needs a text handle (opened without 'b'), got {type(line).__name__}"
-                )
-        if line:
-            self.state.line += 1
-            if self.state.line == 1:
-                line = line.lstrip("\ufeff")
-        return line
+            node.comment = comment
 
-    def unread(self, line: str) -> None:
-        self.state.pending = line
-        self.state.line -= 1
+    def visit_move(self, board: Board, move: Move) -> None:
+        node = self._stack[-1]._add(move)
+        if self._starting_comment:
+            node.starting_comment = self._starting_comment
+        self._starting_comment = None
+        self._stack[-1] = node
 
-    @property
-    def line(self) -> int:
-        return self.state.line
+    def visit_nag(self, nag: int) -> None:
+        self._stack[-1].nags.add(nag)
+
+    def begin_variation(self) -> None:
+        parent = self._stack[-1].parent
+        assert parent is not None
+        self._stack.append(parent)
+        self._starting_comment = ""
+
+    def end_variation(self) -> None:
+        self._stack.pop()
+        self._starting_comment = None
+
+    def visit_result(self, result: str) -> None:
+        if self.game.headers.get("Result", "*") not in _RESULTS:
+            self.game.headers["Result"] = result
+
+    def handle_error(self, error: PgnError) -> None:
+        """Appends the problem to :attr:`Game.errors`."""
+        self.game.errors.append(error)
+
+    def result(self) -> GameT:
+        return self.game
 
 
-class _Builder:
-    """Turns movetext tokens into a game tree."""
+class HeadersBuilder(BaseVisitor[Headers]):
+    """Collects the tags present in the record (no defaults) and skips the moves:
+    :func:`read_headers`. Problems in tags are ignored."""
 
-    def __init__(self, game: Game, board: Board | None, line: int) -> None:
-        self.game = game
-        self.node: GameNode = game
+    def begin_headers(self) -> Headers:
+        self.headers = Headers({})
+        return self.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.headers[tagname] = tagvalue
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def handle_error(self, error: PgnError) -> None:
+        pass
+
+    def result(self) -> Headers:
+        return self.headers
+
+
+class BoardBuilder(BaseVisitor[Board]):
+    """The main line's last position, with the main line on the move stack. Variations are skipped
+    and problems ignored (the board holds the moves up to the first one)."""
+
+    def begin_game(self) -> None:
+        self.board = Board()
+
+    def visit_board(self, board: Board) -> None:
         self.board = board
-        self.broken = board is None  # skip the moves of the current line after an error
-        self.stack: list[tuple[GameNode, Board | None, bool]] = []
-        self.skipped_depth = 0
-        self.starting_comment: str | None = None
-        self.result: str | None = None
-        self.line = line
 
-    def error(self, message: str) -> None:
-        self.game.errors.append(PgnError(message, self.line))
+    def begin_variation(self) -> SkipType:
+        return SKIP
 
-    def comment(self, text: str) -> None:
-        text = text.strip()
-        if self.skipped_depth or self.broken:
-            return  # a comment on a move that was not read
-        if self.starting_comment is not None:
-            self.starting_comment = f"{self.starting_comment} {text}".strip()
-        elif self.node.comment:
-            self.node.comment = f"{self.node.comment} {text}"
+    def handle_error(self, error: PgnError) -> None:
+        pass
+
+    def result(self) -> Board:
+        return self.board
+
+
+class SkipVisitor(BaseVisitor[bool]):
+    """Skips a game: :func:`skip_game`."""
+
+    def begin_game(self) -> SkipType:
+        return SKIP
+
+    def handle_error(self, error: PgnError) -> None:
+        pass
+
+    def result(self) -> bool:
+        return True
+
+
+_SCANNERS: weakref.WeakKeyDictionary[object, _core.RecordScanner] = weakref.WeakKeyDictionary()
+
+
+def _scanner(handle: TextIO) -> _core.RecordScanner:
+    """The reading state of a handle: the line count, and a line read ahead for the next game."""
+    if not hasattr(handle, "readline"):
+        raise TypeError(f"read_game needs a text handle such as an open file, got {type(handle).__name__}")
+    try:
+        scanner = _SCANNERS.get(handle)
+        if scanner is None:
+            scanner = _SCANNERS[handle] = _core.RecordScanner()
+    except TypeError:  # a handle that takes no weak reference: count from here
+        scanner = _core.RecordScanner()
+    return scanner
+
+
+def _read_record(handle: TextIO) -> _core.Record | None:
+    """The lines of the next game, or ``None`` at the end of the input. The handle is left just
+    after the game (the line that starts the next game, if read, is kept for it)."""
+    return _scanner(handle).read(handle)
+
+
+def _errors(errors: list[tuple[int, int, str]]) -> list[PgnError]:
+    return [PgnError(message, line) for _, line, message in errors]
+
+
+def _add_default_tags(headers: Headers) -> None:
+    tags = headers._tags
+    for key, value in _DEFAULT_TAGS.items():
+        if key not in tags:
+            tags[key] = value
+
+
+def _build_game(record: _core.Record, game_class: type[GameT]) -> GameT:
+    """The fast path of :class:`GameBuilder`: the game from the events, its tree made when first
+    needed (:attr:`Game.variations`)."""
+    tags, events, result, errors, _ = record.parse()
+    headers = Headers._trusted(tags)
+    _add_default_tags(headers)
+    game = game_class(headers)
+    # Comments before the first move belong to the game itself: they are read now.
+    first = 0
+    for first, event in enumerate(events):  # noqa: B007 - the index is used after the loop
+        if type(event) is not str:
+            break
+        game.comment = f"{game.comment} {event}" if game.comment else event
+    else:
+        first = len(events)
+    if first < len(events):
+        game._events = events[first:] if first else events
+    if result is not None and headers._tags.get("Result") not in _RESULTS:
+        headers._tags["Result"] = result
+    if errors:
+        game.errors.extend(_errors(errors))
+    return game
+
+
+def _visit(record: _core.Record, visitor: BaseVisitor[ResultT], strict: bool) -> ResultT:
+    """Every call of the visitor API, in order."""
+    problems: list[PgnError] = []
+
+    def report(at_errors: list[tuple[int, int, str]]) -> None:
+        for error in _errors(at_errors):
+            problems.append(error)
+            visitor.handle_error(error)
+
+    if visitor.begin_game() is SKIP:
+        visitor.end_game()
+        return visitor.result()
+    visitor.begin_headers()
+    tags, tag_errors = record.tags()
+    for name, value in tags:
+        visitor.visit_header(name, value)
+    if visitor.end_headers() is SKIP:
+        report(tag_errors)
+        if strict and problems:
+            raise problems[0]
+        visitor.end_game()
+        return visitor.result()
+    _, events, result, errors, readable = record.parse()
+    pending = collections.deque(errors)
+
+    def report_until(index: int) -> None:
+        while pending and pending[0][0] <= index:
+            report([pending.popleft()])
+
+    headers = dict(tags)
+    boards: list[Board] = []
+    if readable:
+        fen = headers.get("FEN")
+        boards.append(Board() if fen is None else Board(fen))
+        visitor.visit_board(boards[0].copy())
+    skip_depth = 0
+    for index, event in enumerate(events):
+        report_until(index)
+        if type(event) is Move:
+            if not skip_depth:
+                board = boards[-1]
+                visitor.visit_move(board, event)
+                board.push(event)
+        elif isinstance(event, str):
+            if not skip_depth:
+                visitor.visit_comment(event)
+        elif event >= 0:
+            if not skip_depth:
+                visitor.visit_nag(event)
+        elif event == _EVENT_BEGIN_VARIATION:
+            if skip_depth or visitor.begin_variation() is SKIP:
+                skip_depth += 1
+            else:
+                board = boards[-1].copy()
+                board.pop()
+                boards.append(board)
+        elif skip_depth:
+            skip_depth -= 1
         else:
-            self.node.comment = text
-
-    def open_variation(self) -> None:
-        if self.skipped_depth or self.broken or self.board is None or self.node.parent is None:
-            # Skip the variation: it is an alternative to a move that was not read.
-            if not (self.skipped_depth or self.broken or self.board is None):
-                self.error("a variation '(' before any move")
-            self.skipped_depth += 1
-            return
-        self.stack.append((self.node, self.board, self.broken))
-        board = self.board.copy()
-        board.pop()
-        self.node, self.board = self.node.parent, board
-        self.starting_comment = ""
-
-    def close_variation(self) -> None:
-        if self.skipped_depth:
-            self.skipped_depth -= 1
-            return
-        if not self.stack:
-            self.error("')' without a variation to close")
-            return
-        self.node, self.board, self.broken = self.stack.pop()
-        self.starting_comment = None
-
-    def move(self, text: str, suffix: str | None) -> None:
-        if self.skipped_depth or self.broken or self.board is None:
-            return
-        try:
-            move = self.board.parse_san(text)
-        except (InvalidMoveError, IllegalMoveError) as error:
-            number = f"{self.board.fullmove_number}{'.' if self.board.turn else '...'}"
-            self.error(f"move {number} {text}: {error}")
-            self.broken = True
-            return
-        self.node = self.node._add(move)
-        self.board.push(move)
-        if self.starting_comment:
-            self.node.starting_comment = self.starting_comment
-        self.starting_comment = None
-        if suffix:
-            self.nag(_SUFFIX_NAGS.get(suffix))
-
-    def nag(self, nag: int | None) -> None:
-        if self.skipped_depth or self.broken or nag is None:
-            return
-        if self.node.parent is None:
-            self.error(f"an annotation glyph ${nag} before any move")
-            return
-        self.node.nags.add(nag)
+            boards.pop()
+            visitor.end_variation()
+    report_until(len(events))
+    if boards:
+        visitor.visit_board(boards[0])
+    if result is not None:
+        visitor.visit_result(result)
+    if strict and problems:
+        raise problems[0]
+    visitor.end_game()
+    return visitor.result()
 
 
-def read_game(handle: TextIO, *, strict: bool = False) -> Game | None:
+@typing.overload
+def read_game(handle: TextIO, *, strict: bool = False) -> Game | None: ...
+@typing.overload
+def read_game(
+    handle: TextIO, *, Visitor: Callable[[], BaseVisitor[ResultT]], strict: bool = False
+) -> ResultT | None: ...
+def read_game(handle: TextIO, *, Visitor: Any = GameBuilder, strict: bool = False) -> Any:
     """Reads the next game record from a text handle, or returns ``None`` at the end of the input.
 
     The handle is left after the game, so calling ``read_game`` again reads the next one (see
-    :func:`iter_games`). Problems are collected in :attr:`Game.errors` as :class:`PgnError` objects;
-    with ``strict=True`` the first one is raised instead (after the whole record has been read).
+    :func:`iter_games`); ``handle.tell()`` before a call gives an offset to ``seek`` back to.
+    ``Visitor`` makes what is returned (default :class:`GameBuilder`: a :class:`Game`; see
+    :class:`BaseVisitor`). Problems go to the visitor's :meth:`~BaseVisitor.handle_error` (the
+    builders of this module collect them in :attr:`Game.errors` or ignore them, and never raise);
+    with ``strict=True`` the first one is raised instead, after the whole record has been read.
     Raises ``TypeError`` for something that is not a text handle (a binary file, a path)."""
-    if not hasattr(handle, "readline"):
-        raise TypeError(f"read_game needs a text handle such as an open file, got {type(handle).__name__}")
-    reader = _LineReader(handle)
-
-    # Skip blank lines and escape lines before the game.
-    line = reader.readline()
-    while line and (not line.strip() or line.startswith("%")):
-        line = reader.readline()
-    if not line:
+    record = _read_record(handle)
+    if record is None:
         return None
+    visitor = Visitor()
+    if type(visitor) is GameBuilder:
+        game = _build_game(record, visitor.Game)
+        if strict and game.errors:
+            raise game.errors[0]
+        return game
+    return _visit(record, visitor, strict)
 
-    game = Game(Headers({}))
-    # Tags.
-    while line and line.lstrip().startswith("["):
-        text = line.strip()
-        matched = False
-        for tag in _TAG_LINE.finditer(text):
-            matched = True
-            name, value = tag.group(1), re.sub(r"\\(.)", r"\1", tag.group(2))
-            game.headers[name] = value
-        if not matched:
-            game.errors.append(PgnError(f'malformed tag {text!r} (expected [Name "value"])', reader.line))
-        line = reader.readline()
-        while line and line.startswith("%"):
-            line = reader.readline()
-    for key, value in _DEFAULT_TAGS.items():
-        game.headers.setdefault(key, value)
 
-    board: Board | None = None
-    variant = game.headers.get("Variant", "Congo")
-    if variant.strip().lower() != "congo":
-        game.errors.append(
-            PgnError(f"the game is not Congo but {variant!r}; its moves were skipped", reader.line)
-        )
-    else:
-        try:
-            board = game.board()
-        except ValueError as error:
-            game.errors.append(PgnError(f"bad FEN tag {game.headers['FEN']!r}: {error}", reader.line))
+def read_headers(handle: TextIO) -> Headers | None:
+    """The tags of the next game (only those present), skipping its moves unread; ``None`` at the
+    end of the input. Much faster than :func:`read_game`: use it to index or filter a big file,
+    with ``handle.tell()`` before each call to ``seek`` back to the games wanted. Never raises for
+    a malformed record; raises ``TypeError`` like :func:`read_game`."""
+    record = _read_record(handle)
+    if record is None:
+        return None
+    tags, _ = record.tags()
+    return Headers._trusted(tags)
 
-    builder = _Builder(game, board, reader.line)
-    in_comment: list[str] | None = None
-    seen_movetext = False
-    while line:
-        builder.line = reader.line
-        if in_comment is None and line.startswith("[") and (seen_movetext or _TAG_LINE.match(line.strip())):
-            # The next game's tags without a result before them: keep the line for the next call.
-            if builder.stack or builder.skipped_depth:
-                builder.error("the record ends inside a variation")
-            reader.unread(line)
-            break
-        if line.startswith("%") and in_comment is None:
-            line = reader.readline()
-            continue
-        pos = 0
-        done = False
-        while pos < len(line):
-            if in_comment is not None:
-                end = line.find("}", pos)
-                if end < 0:
-                    in_comment.append(line[pos:])
-                    pos = len(line)
-                    break
-                in_comment.append(line[pos:end])
-                builder.comment("".join(in_comment).replace("\n", " "))
-                in_comment = None
-                pos = end + 1
-                continue
-            match = _TOKEN.search(line, pos)
-            if match is None:
-                break
-            pos = match.end()
-            kind = match.lastgroup if match.lastgroup != "suffix" else "move"
-            seen_movetext = True
-            if kind == "brace":
-                in_comment = []
-            elif kind == "semicolon":
-                builder.comment(line[pos:].rstrip("\r\n"))
-                pos = len(line)
-            elif kind == "open":
-                builder.open_variation()
-            elif kind == "close":
-                builder.close_variation()
-            elif kind == "nag":
-                builder.nag(int(match.group("nag")[1:]))
-            elif kind == "annotation":
-                builder.nag(_SUFFIX_NAGS.get(match.group("annotation")))
-            elif kind == "result":
-                if builder.stack or builder.skipped_depth:
-                    builder.error("a result inside a variation")
-                    continue
-                builder.result = match.group("result")
-                done = True
-                break
-            elif kind == "move":
-                builder.move(match.group("move"), match.group("suffix"))
-            elif kind == "other":
-                builder.error(f"unexpected character {match.group('other')!r} in the moves")
-        if done:
-            break
-        line = reader.readline()
-    if in_comment is not None:
-        builder.error("a comment '{' is not closed before the end of the input")
-        builder.comment("".join(in_comment).replace("\n", " "))
 
-    if builder.result is not None:
-        header = game.headers.get("Result", "*")
-        if header not in _RESULTS:
-            game.errors.append(
-                PgnError(f"unknown result tag {header!r}; using {builder.result!r}", reader.line)
-            )
-            game.headers["Result"] = builder.result
-        elif header != builder.result:
-            game.errors.append(
-                PgnError(
-                    f"the result tag says {header!r} but the moves end with {builder.result!r}", reader.line
-                )
-            )
-    if strict and game.errors:
-        raise game.errors[0]
-    return game
+def skip_game(handle: TextIO) -> bool:
+    """Skips the next game unread; ``False`` at the end of the input. Raises ``TypeError`` like
+    :func:`read_game`."""
+    return _read_record(handle) is not None
 
 
 def iter_games(handle: TextIO, *, strict: bool = False) -> Iterator[Game]:

@@ -17,11 +17,13 @@
 pub mod bitboard;
 pub mod board;
 pub mod fen;
+pub mod learn;
 mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod outcome;
 pub mod perft;
+pub mod pgn;
 pub mod piece;
 pub mod playout;
 pub mod position;

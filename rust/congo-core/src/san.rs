@@ -145,6 +145,10 @@ struct Pattern {
 }
 
 impl Pattern {
+    fn may_start_on(&self, from: Square) -> bool {
+        self.file.is_none_or(|f| from.file() == f) && self.rank.is_none_or(|r| from.rank() == r)
+    }
+
     fn matches(&self, position: &Position, m: &Move) -> bool {
         m.role == self.role
             && self.file.is_none_or(|f| m.from().file() == f)
@@ -299,12 +303,19 @@ fn patterns(text: &str) -> Result<SmallVec<[Pattern; 2]>, SanError> {
 pub fn parse_san(position: &Position, text: &str) -> Result<Move, SanError> {
     let san_error = match patterns(text) {
         Ok(readings) => {
+            // Only the pieces of the named type can match: generate their moves alone.
             let mut found: SmallVec<[Move; 2]> = SmallVec::new();
-            position.for_each_move(&mut |m| {
-                if readings.iter().any(|p| p.matches(position, &m)) {
-                    found.push(m);
+            let role = readings[0].role;
+            for from in position.board().by_piece(Piece::new(role, position.turn())) {
+                if !readings.iter().any(|p| p.may_start_on(from)) {
+                    continue;
                 }
-            });
+                position.for_each_move_from(from, &mut |m| {
+                    if readings.iter().any(|p| p.matches(position, &m)) {
+                        found.push(m);
+                    }
+                });
+            }
             match found.len() {
                 1 => return Ok(found[0]),
                 0 => SanError::Illegal { text: text.to_owned() },

@@ -8,8 +8,10 @@ mod bulk;
 mod convert;
 mod engine;
 mod errors;
+mod learn;
 mod legal_moves;
 mod moves;
+mod pgn;
 mod position;
 mod san;
 mod tablebase;
@@ -31,6 +33,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::PySearchInfo>()?;
     m.add_class::<legal_moves::LegalMoveGenerator>()?;
     m.add_class::<bulk::PlayoutStats>()?;
+    m.add_class::<pgn::PyRecordScanner>()?;
+    m.add_class::<pgn::PyRecord>()?;
     m.add_function(wrap_pyfunction!(bulk::perft, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::divide, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::random_playouts, m)?)?;
@@ -51,5 +55,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("STARTING_FEN", core::STARTING_FEN)?;
     m.add("STARTING_BOARD_FEN", core::STARTING_BOARD_FEN)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    learn::register(m)?;
     Ok(())
 }

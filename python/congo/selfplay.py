@@ -1,0 +1,402 @@
+"""Self-play training data: the engine plays both sides at a node budget, and every position it
+searched becomes a row with its planes, the search's evaluation and best move, and the game's result.
+
+>>> from congo.selfplay import SelfPlayConfig, play_game
+>>> rows = play_game(0, seed=1, config=SelfPlayConfig(nodes=100, max_plies=20))
+>>> len(rows["fen"]) == len(rows["planes"]) == len(rows["best_move"]) > 0
+True
+>>> rows["fen"][0].endswith(" w 4")  # after six random opening moves, White to move
+True
+
+This is what ``congo selfplay --games N --nodes K -o FILE`` runs. Each game is a pure function of
+its index, seed and configuration (:func:`play_game`; a fresh single-thread engine with a node limit
+searches the same way every time), played in Rust with the GIL released. :func:`play_games` runs many
+on the pools of :mod:`congo.distributed` — threads of this process (one per core by default) or Ray
+actors on a cluster (``ray=ADDRESS``, ``congo selfplay --ray ADDRESS``) — and yields them in order:
+the same rows either way.
+
+Row columns (one entry per searched position):
+
+* ``fen`` (str), ``planes`` (``PLANE_SIZE`` bytes each; the layout of :func:`congo.encode`);
+* ``game`` (index), ``ply`` (moves played before), ``turn`` (True for White to move);
+* ``score_cp`` (centipawns, side to move's view; 0 for a forced result) and ``score_mate``
+  (own moves to a forced win, negative for a forced loss; 0 when none was found);
+* ``best_move`` (move string), ``best_action`` (the first action of the best move), ``best_actions``
+  (all of its actions, for a policy over whole chains);
+* ``value`` (the game's result for the side to move: 1, 0, -1) and ``result`` (``"1-0"``…).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from collections.abc import Generator, Iterable
+from typing import Any
+
+from congo import _core
+from congo._core import STARTING_FEN, Position, StopFlag
+from congo.distributed import open_pool
+
+__all__ = [
+    "COLUMNS",
+    "GameAbandoned",
+    "SelfPlayConfig",
+    "StopFlag",
+    "game_seed",
+    "merge",
+    "play_game",
+    "play_games",
+    "write",
+    "write_npz",
+    "write_parquet",
+]
+
+Rows = dict[str, list[Any]]
+"""Columns of rows: every value is a list with one entry per row."""
+
+COLUMNS = (
+    "game",
+    "ply",
+    "fen",
+    "planes",
+    "turn",
+    "score_cp",
+    "score_mate",
+    "best_move",
+    "best_action",
+    "best_actions",
+    "value",
+    "result",
+)
+"""The columns of a self-play dataset, in file order."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SelfPlayConfig:
+    """How games are played: ``nodes`` searched per move, ``opening_plies`` uniformly random moves
+    first (for variety), a draw after ``max_plies`` moves, the engine's table size, and the start
+    position. Raises ``ValueError`` for out-of-range values."""
+
+    nodes: int = 2000
+    opening_plies: int = 6
+    max_plies: int = 300
+    hash_mb: int = 16
+    fen: str = STARTING_FEN
+
+    def __post_init__(self) -> None:
+        for name in ("nodes", "opening_plies", "max_plies", "hash_mb"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        if not 1 <= self.nodes < 2**63:
+            raise ValueError(f"nodes must be at least 1, got {self.nodes}")
+        if not 0 <= self.opening_plies < 2**32:
+            raise ValueError(f"opening_plies must be non-negative, got {self.opening_plies}")
+        if not 1 <= self.max_plies < 2**32:
+            raise ValueError(f"max_plies must be at least 1, got {self.max_plies}")
+        if not 1 <= self.hash_mb <= 1024:
+            raise ValueError(f"hash_mb must be from 1 to 1024, got {self.hash_mb}")
+        Position(self.fen)  # InvalidFenError / InvalidPositionError now rather than in a worker
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run seeded with ``seed`` (distinct for every pair)."""
+    return (seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + 1) % 2**64
+
+
+class GameAbandoned(RuntimeError):
+    """A game stopped through its :class:`StopFlag` before it finished."""
+
+
+def play_game(index: int, seed: int, config: SelfPlayConfig, *, stop: StopFlag | None = None) -> Rows:
+    """Plays game ``index`` of a run seeded with ``seed`` and returns its rows (see the module
+    docs). The same arguments give the same rows on every machine: the unit of work a distributed
+    backend hands out. Setting ``stop`` (from any thread) abandons the game within one search:
+    :class:`GameAbandoned` is raised."""
+    data = _core.selfplay_game(
+        Position(config.fen),
+        game_seed(seed, index),
+        nodes=config.nodes,
+        opening_plies=config.opening_plies,
+        max_plies=config.max_plies,
+        hash_mb=config.hash_mb,
+        stop=stop,
+    )
+    if data is None:
+        raise GameAbandoned(f"game {index} was stopped before it finished")
+    count = len(data["fen"])
+    planes: bytes = data["planes"]
+    size = _core.PLANE_SIZE
+    result = {True: "1-0", False: "0-1", None: "1/2-1/2"}[data["winner"]]
+    return {
+        "game": [index] * count,
+        "ply": data["ply"],
+        "fen": data["fen"],
+        "planes": [planes[i * size : (i + 1) * size] for i in range(count)],
+        "turn": data["turn"],
+        "score_cp": [0 if cp is None else cp for cp in data["score_cp"]],
+        "score_mate": [0 if mate is None else mate for mate in data["score_mate"]],
+        "best_move": data["best_move"],
+        "best_action": [actions[0] for actions in data["best_actions"]],
+        "best_actions": data["best_actions"],
+        "value": data["value"],
+        "result": [result] * count,
+    }
+
+
+class _Worker:
+    """A self-play worker's state: the stop flag of the game it is playing (module level, so that
+    Ray actors can make one)."""
+
+    def __init__(self) -> None:
+        self.flag = StopFlag()
+
+
+def _stop_worker(worker: _Worker) -> None:
+    worker.flag.set()
+
+
+def _play_on(worker: _Worker, job: tuple[int, int, SelfPlayConfig]) -> Rows:
+    # A fresh flag per game: a stop is meant for the games running when it came.
+    worker.flag = StopFlag()
+    return play_game(*job, stop=worker.flag)
+
+
+def play_games(
+    games: int,
+    config: SelfPlayConfig,
+    *,
+    seed: int = 0,
+    workers: int | None = None,
+    ray: str | None = None,
+) -> Generator[Rows, None, None]:
+    """Plays games ``0 … games-1`` and yields each one's rows, in input order, on the pools of
+    :mod:`congo.distributed`: ``workers`` threads of this process (default: one per core; each game
+    runs in Rust with the GIL released), or with ``ray=ADDRESS`` Ray actors on that cluster
+    (``"auto"``, ``"ray://host:10001"``, ``"local"``; ``pip install 'congo[ray]'``), one per CPU of
+    the cluster unless ``workers`` says otherwise.
+
+    Leaving the loop early (``break``, an exception, Ctrl-C) abandons the running games within one
+    search and drops the rest. Raises ``ValueError`` for a negative ``games``, and what
+    :func:`congo.distributed.open_pool` raises for a bad ``workers`` or an unreachable cluster."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise ValueError(f"games must be a non-negative int, got {games!r}")
+    jobs = ((index, seed, config) for index in range(games))
+    with open_pool(_new_worker, _play_on, workers=workers, ray=ray, stop=_stop_worker) as pool:
+        yield from pool.imap(jobs)
+
+
+def _new_worker() -> _Worker:
+    return _Worker()
+
+
+def merge(parts: Iterable[Rows]) -> Rows:
+    """Concatenates the rows of several games."""
+    merged: Rows = {name: [] for name in COLUMNS}
+    for part in parts:
+        for name in COLUMNS:
+            merged[name].extend(part[name])
+    return merged
+
+
+def write_npz(path: str, rows: Rows) -> None:
+    """Writes rows to a compressed ``.npz``: ``planes`` as ``uint8 (N, 23, 7, 7)``, numbers as int
+    arrays, strings as unicode arrays; ``best_actions`` as ``best_actions`` (int16, padded with -1)
+    plus ``best_actions_len``. Needs numpy."""
+    import numpy as np
+
+    from congo.learning import NUM_PLANES
+
+    count = len(rows["fen"])
+    planes = np.frombuffer(b"".join(rows["planes"]), dtype=np.uint8).reshape(count, NUM_PLANES, 7, 7)
+    longest = max((len(a) for a in rows["best_actions"]), default=0)
+    actions = np.full((count, longest), -1, dtype=np.int16)
+    for i, acts in enumerate(rows["best_actions"]):
+        actions[i, : len(acts)] = acts
+    np.savez_compressed(
+        path,
+        game=np.array(rows["game"], dtype=np.int64),
+        ply=np.array(rows["ply"], dtype=np.int32),
+        fen=np.array(rows["fen"], dtype=str),
+        planes=planes,
+        turn=np.array(rows["turn"], dtype=bool),
+        score_cp=np.array(rows["score_cp"], dtype=np.int32),
+        score_mate=np.array(rows["score_mate"], dtype=np.int32),
+        best_move=np.array(rows["best_move"], dtype=str),
+        best_action=np.array(rows["best_action"], dtype=np.int16),
+        best_actions=actions,
+        best_actions_len=np.array([len(a) for a in rows["best_actions"]], dtype=np.int16),
+        value=np.array(rows["value"], dtype=np.int8),
+        result=np.array(rows["result"], dtype=str),
+    )
+
+
+def write_parquet(path: str, rows: Rows) -> None:
+    """Writes rows to Parquet: ``planes`` as fixed-size binary (``PLANE_SIZE`` bytes),
+    ``best_actions`` as a list of int16, the rest as plain columns. Needs pyarrow."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema(
+        [
+            ("game", pa.int64()),
+            ("ply", pa.int32()),
+            ("fen", pa.string()),
+            ("planes", pa.binary(_core.PLANE_SIZE)),
+            ("turn", pa.bool_()),
+            ("score_cp", pa.int32()),
+            ("score_mate", pa.int32()),
+            ("best_move", pa.string()),
+            ("best_action", pa.int16()),
+            ("best_actions", pa.list_(pa.int16())),
+            ("value", pa.int8()),
+            ("result", pa.string()),
+        ]
+    )
+    table = pa.table({name: rows[name] for name in COLUMNS}, schema=schema)
+    pq.write_table(table, path, compression="zstd")
+
+
+def write(path: str, rows: Rows) -> None:
+    """Writes rows as Parquet (``.parquet``/``.pq``) or ``.npz``, chosen by the extension. Raises
+    ``ValueError`` for another extension and ``ImportError`` naming the extra when pyarrow or numpy
+    is missing."""
+    lower = path.lower()
+    if not lower.endswith((".parquet", ".pq", ".npz")):
+        raise ValueError(f"unknown output format for {path!r}: use a .parquet or .npz file name")
+    _check_writer(path)
+    if lower.endswith(".npz"):
+        write_npz(path, rows)
+    else:
+        write_parquet(path, rows)
+
+
+# -- the command line: congo selfplay ---------------------------------------------------------
+
+
+def add_subcommand(commands: Any) -> None:
+    """Registers ``congo selfplay`` on the ``congo`` command's subparsers."""
+    from congo.__main__ import _nonnegative_int, _positive_int
+
+    parser = commands.add_parser(
+        "selfplay",
+        help="play engine-vs-engine games and write training data (Parquet or .npz)",
+        description=cmd_selfplay.__doc__,
+    )
+    parser.add_argument("--games", type=_positive_int, required=True, help="games to play")
+    parser.add_argument("--nodes", type=_positive_int, required=True, help="nodes searched per move")
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="a .parquet or .npz file")
+    parser.add_argument("--seed", type=_nonnegative_int, default=0, help="seed of the run (default: 0)")
+    parser.add_argument(
+        "--workers",
+        type=_positive_int,
+        default=None,
+        help="games played at once (default: one per core, or per CPU of the Ray cluster)",
+    )
+    parser.add_argument(
+        "--opening-plies",
+        type=_nonnegative_int,
+        default=6,
+        help="random moves before the engine plays (default: 6)",
+    )
+    parser.add_argument(
+        "--max-plies",
+        type=_positive_int,
+        default=300,
+        help="draw a game after this many moves (default: 300)",
+    )
+    parser.add_argument(
+        "--hash", type=_positive_int, default=16, help="engine table size in MiB (default: 16)"
+    )
+    parser.add_argument("--fen", default=STARTING_FEN, help="start position (default: the start)")
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        help="play on a Ray cluster: 'auto', 'ray://host:10001', 'local' (pip install 'congo[ray]')",
+    )
+    parser.set_defaults(func=cmd_selfplay)
+
+
+def _check_writer(path: str) -> None:
+    """Raises ``ImportError`` naming the extra when the library that writes ``path`` is missing."""
+    if path.lower().endswith(".npz"):
+        try:
+            import numpy  # noqa: F401
+        except ImportError as error:
+            raise ImportError("writing .npz needs numpy: pip install 'congo[numpy]'") from error
+    else:
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError as error:
+            raise ImportError("writing Parquet needs pyarrow: pip install 'congo[pyarrow]'") from error
+
+
+def cmd_selfplay(args: Any) -> int:
+    """Plays games of the engine against itself at a node budget per move (after a few random
+    opening moves) on every core, and writes one row per searched position: FEN and planes, the
+    search's evaluation and best move, and the game's result. The format follows the file name:
+    .parquet (needs pyarrow) or .npz (needs numpy). Ctrl-C writes the games finished so far."""
+    output: str = args.output
+    if not output.lower().endswith((".parquet", ".pq", ".npz")):
+        raise ValueError(f"unknown output format for {output!r}: use a .parquet or .npz file name")
+    try:  # before any game is played
+        _check_writer(output)
+    except ImportError as error:
+        print(f"congo selfplay: error: {error}", file=sys.stderr)
+        return 2
+    config = SelfPlayConfig(
+        nodes=args.nodes,
+        opening_plies=args.opening_plies,
+        max_plies=args.max_plies,
+        hash_mb=args.hash,
+        fen=args.fen,
+    )
+    start = time.perf_counter()
+    parts: list[Rows] = []
+    positions = 0
+    tally = {"1-0": 0, "0-1": 0, "1/2-1/2": 0}
+    interactive = sys.stderr.isatty()
+    step = max(1, args.games // 10)
+    games = play_games(args.games, config, seed=args.seed, workers=args.workers, ray=args.ray)
+    interrupted = False
+    done = 0
+    while True:
+        try:
+            rows = next(games)
+        except StopIteration:
+            break
+        except (ImportError, ConnectionError) as error:  # no Ray, or no cluster at that address
+            print(f"congo selfplay: error: {error}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            # Ctrl-C: the games already finished are written; the running ones are dropped.
+            games.close()
+            interrupted = True
+            break
+        done += 1
+        parts.append(rows)
+        positions += len(rows["fen"])
+        if rows["result"]:
+            tally[rows["result"][0]] += 1
+        elapsed = time.perf_counter() - start
+        text = (
+            f"games {done}/{args.games}  positions {positions}  "
+            f"{positions / max(elapsed, 1e-9):,.0f} positions/s  "
+            f"+{tally['1-0']} ={tally['1/2-1/2']} -{tally['0-1']}"
+        )
+        if interactive:
+            sys.stderr.write("\r\x1b[2K" + text)
+            sys.stderr.flush()
+        elif done % step == 0 or done == args.games:
+            print(text, file=sys.stderr, flush=True)
+    if interactive:
+        sys.stderr.write("\n")
+    write(output, merge(parts))
+    elapsed = time.perf_counter() - start
+    if interrupted:
+        print(f"interrupted: wrote the {done} finished games", file=sys.stderr)
+    print(f"wrote {positions} positions from {done} games to {output}")
+    print(f"results: 1-0 {tally['1-0']}, 0-1 {tally['0-1']}, draws {tally['1/2-1/2']}")
+    print(f"time {elapsed:.1f} s, {positions / max(elapsed, 1e-9):,.0f} positions/s")
+    return 130 if interrupted else 0

@@ -1,0 +1,115 @@
+"""The Ray backend against a real local Ray cluster, started and stopped by these tests and bound
+to loopback. Skipped when Ray is not installed (``pip install '.[ray]'``; CI installs it)."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import congo
+import congo.pgn
+from congo import Limit
+from congo.distributed import RayPool, open_pool, ray_available
+from tests.test_analysis import key, random_boards, run_cli, sample_games
+
+# Keep every Ray service of these tests on 127.0.0.1 (Ray reads this when imported, and the
+# command-line processes started below inherit it).
+os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+ray = pytest.importorskip("ray")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """A two-CPU Ray cluster on 127.0.0.1 for this module; its address for other processes."""
+    ray.init(
+        _node_ip_address="127.0.0.1",
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        configure_logging=False,
+    )
+    try:
+        yield ray.get_runtime_context().gcs_address
+    finally:
+        ray.shutdown()
+
+
+def test_ray_is_reported_available() -> None:
+    assert ray_available()
+
+
+def test_analyse_many_on_ray_equals_the_threaded_path(cluster: str) -> None:
+    boards = random_boards(20, seed=11)
+    limit = Limit(nodes=2500)
+    threaded = [key(r) for r in congo.analyse_many(boards, limit, workers=2)]
+    on_ray = [key(r) for r in congo.analyse_many(boards, limit, ray=cluster)]
+    assert on_ray == threaded
+    depth = Limit(depth=3)
+    assert [key(r) for r in congo.analyse_many(boards[:6], depth, ray=cluster, workers=3)] == [
+        key(r) for r in congo.analyse_many(boards[:6], depth, workers=1)
+    ]
+
+
+class Counter:
+    """A worker state that counts the tasks it ran (module level: actors unpickle it)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+def count_task(state: Counter, item: int) -> tuple[int, int]:
+    state.count += 1
+    return item, state.count
+
+
+def test_ray_actors_stay_warm_between_tasks(cluster: str) -> None:
+    with open_pool(Counter, count_task, ray=cluster) as pool:
+        assert isinstance(pool, RayPool)
+        assert pool.workers == 2  # one per CPU of the cluster
+        results = list(pool.imap(range(40), chunksize=3))
+    assert [item for item, _ in results] == list(range(40))
+    # Each actor's counter kept growing: its state was made once.
+    assert max(count for _, count in results) >= 20
+
+
+def failing_task(state: None, item: int) -> int:
+    if item == 5:
+        raise KeyError(item)
+    return item
+
+
+def test_ray_task_errors_arrive_in_order_as_themselves(cluster: str) -> None:
+    with open_pool(type(None), failing_task, ray=cluster) as pool:
+        results = pool.imap(range(10))
+        assert [next(results) for _ in range(5)] == [0, 1, 2, 3, 4]
+        with pytest.raises(KeyError):
+            next(results)
+
+
+def test_annotate_cli_on_the_cluster_matches_threads(cluster: str, tmp_path: Path) -> None:
+    source = tmp_path / "in.pgn"
+    source.write_text(sample_games(2, plies=16), encoding="utf-8")
+    outputs: list[str] = []
+    for backend in (["--workers", "2"], ["--ray", cluster]):
+        out = tmp_path / f"out{len(outputs)}.pgn"
+        done = run_cli("annotate", str(source), "--nodes", "1500", "-o", str(out), *backend)
+        assert done.returncode == 0, done.stderr
+        outputs.append(out.read_text(encoding="utf-8"))
+    assert outputs[0] == outputs[1]
+    assert len(list(congo.pgn.iter_games(io.StringIO(outputs[1])))) == 2
+
+
+def test_match_on_the_cluster_plays_the_same_games(cluster: str) -> None:
+    from congo import match
+
+    first = match.parse_player("engine:nodes=300,hash=1")
+    second = match.parse_player("random")
+    threaded = match.run_match(first, second, games=4, opening_plies=2, max_plies=40, concurrency=2)
+    on_ray = match.run_match(first, second, games=4, opening_plies=2, max_plies=40, ray=cluster)
+    in_order = sorted(threaded.games, key=lambda g: g.index)
+    assert [g.board.move_stack for g in on_ray.games] == [g.board.move_stack for g in in_order]
+    assert (on_ray.wins, on_ray.draws, on_ray.losses) == (threaded.wins, threaded.draws, threaded.losses)
