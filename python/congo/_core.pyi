@@ -291,6 +291,7 @@ def tablebase_stats(
     tables: list[str] = ...,
     callback: Callable[..., object] | None = None,
 ) -> list[tuple[str, _SideRow, _SideRow, int, int, str | None]]: ...
+
 # -- learning (congo.learning) ------------------------------------------------------------------
 
 NUM_PLANES: int
