@@ -6,6 +6,7 @@ from __future__ import annotations
 import filecmp
 import os
 import random
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -335,6 +336,21 @@ def test_the_engine_without_tables_is_unchanged_and_tables_can_be_set_later(tabl
     assert engine.tablebase is None
     with pytest.raises(FileNotFoundError):
         congo.Engine(tablebase_path=tables / "missing")
+
+
+def test_the_protocol_option_gives_congo_uci_the_tables(tables: Path, tb: tablebase.Tablebase) -> None:
+    from congo.engine import Limit, SimpleEngine
+
+    board = congo.Board("7/7/2l4/7/Z6/3L3/7 w 1")
+    values = dict(tb.root_moves(board) or [])
+    with SimpleEngine.popen_uci([sys.executable, "-m", "congo", "uci"]) as uci:
+        assert uci.options["TablebasePath"].type == "string"
+        uci.configure({"TablebasePath": str(tables)})
+        result = uci.play(board, Limit(depth=1))
+        assert result.move is not None
+        assert values[result.move] == 7
+        score = result.info["score"].relative
+        assert score.mate == 4
 
 
 # -- the command line -------------------------------------------------------------------------------------
