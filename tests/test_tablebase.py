@@ -397,3 +397,75 @@ def test_stats_count_every_position(tables: Path) -> None:
     probe = tablebase.Tablebase(tables)
     assert probe.probe_dtm(white.longest_win_fen) == 17
     assert probe.probe_dtm(black.longest_loss_fen) == -18
+
+
+# -- annotation -------------------------------------------------------------------------------------------
+
+PAWN_WIN = "7/7/3l3/7/7/6P/2L4 w 1"
+"""White wins in 21 plies (the longest win of LPvL), far beyond a search of a few hundred nodes."""
+
+
+def _eval_from_tables(tb: tablebase.Tablebase, board: congo.Board) -> str:
+    """The ``[%eval]`` text the tables give a position: ``#n`` / ``#-n`` from White's side, or a
+    draw."""
+    dtm = tb.probe_dtm(board)
+    assert dtm is not None, board.fen()
+    if dtm == 0:
+        return "0.00"
+    mate = (dtm + 1) // 2 if dtm > 0 else dtm // 2
+    return f"#{mate if board.turn == congo.WHITE else -mate}"
+
+
+def test_annotate_gives_the_exact_values_of_the_tables(
+    tables: Path, tb: tablebase.Tablebase, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``congo annotate --tablebase``: every move of a game from a tablebase position gets its
+    mate distance from the tables, and a move that throws the win away is a blunder."""
+    import io
+
+    import congo.pgn
+
+    board = congo.Board(PAWN_WIN)
+    line = tb.best_line(board)
+    assert len(line) == 21
+    perfect = congo.Board(PAWN_WIN)
+    for move in line[:6]:
+        perfect.push(move)
+    blunder = congo.Board(PAWN_WIN)
+    for move in line[:4]:
+        blunder.push(move)
+    ranked = tb.root_moves(blunder) or []
+    throw_away = next(move for move, dtm in ranked if dtm == 0)  # the pawn is lost: a draw
+    blunder.push(throw_away)
+    source = tmp_path / "games.pgn"
+    with open(source, "w", encoding="utf-8") as out:
+        for played in (perfect, blunder):
+            congo.pgn.write_game(out, congo.pgn.Game.from_board(played))
+
+    def annotate(*extra: str) -> list[congo.pgn.Game]:
+        target = tmp_path / "out.pgn"
+        assert main(["annotate", str(source), "--nodes", "300", "-o", str(target), *extra]) == 0
+        capsys.readouterr()
+        return list(congo.pgn.iter_games(io.StringIO(target.read_text(encoding="utf-8"))))
+
+    with_tables = annotate("--tablebase", str(tables), "--workers", "2")
+    for game, played in zip(with_tables, (perfect, blunder)):
+        assert "tables up to 4 men" in game.headers["Annotator"]
+        replay = game.board()
+        for node in game.mainline():
+            replay.push(node.move)
+            assert f"[%eval {_eval_from_tables(tb, replay)}]" in node.comment, node.comment
+        assert replay.fen() == played.fen()
+    first = next(iter(with_tables[0].mainline()))
+    assert "[%eval #10]" in first.comment  # White wins with its 11th move from the start
+    assert with_tables[0].headers["WhiteBlunders"] == "0"
+    mistake = list(with_tables[1].mainline())[-1]
+    assert congo.pgn.NAG_BLUNDER in mistake.nags
+    assert "(#9 → 0.00) Blunder" in mistake.comment  # the win became a draw
+    assert with_tables[1].headers["WhiteBlunders"] == "1"
+    # Without the tables a search of 300 nodes sees no mate there.
+    without = annotate("--workers", "1")
+    assert "#" not in next(iter(without[0].mainline())).comment
+    # A directory that is not there is a one-line error.
+    assert main(["annotate", str(source), "--tablebase", str(tmp_path / "none")]) == 2
+    assert "cannot open the tables" in capsys.readouterr().err

@@ -160,6 +160,11 @@ class Tablebase:
     ) -> None:
         self.close()
 
+    def __reduce__(self) -> tuple[type[Tablebase], tuple[str]]:
+        """Pickles as its directory: a copy (in a Ray actor, another process) opens the same
+        directory again, on its own machine, and reads its own tables."""
+        return (Tablebase, (str(self._directory),))
+
     def __repr__(self) -> str:
         return (
             f"<Tablebase {str(self._directory)!r}: {len(self.materials())} tables, up to {self.max_men} men>"
