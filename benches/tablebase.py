@@ -96,7 +96,7 @@ def main() -> int:
         tb = tablebase.open_tablebase(directory)
         tb.load_all()
         rng = random.Random(1)
-        for pieces in (1, 2):
+        for pieces in range(1, tb.max_men - 1):  # 3 men up to the most in the directory
             positions = [random_position(rng, pieces) for _ in range(1000)]
             namespace = {"probe": tb.probe_dtm, "positions": positions}
             ns = per_call_ns("for p in positions: probe(p)", namespace, 20, repeat) / len(positions)
