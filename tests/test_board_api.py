@@ -242,11 +242,11 @@ def test_setters_of_turn_and_move_number() -> None:
     board.fullmove_number = 7
     assert board.fen() == "gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ b 7"
     assert board.ply() == 13
-    with pytest.raises(TypeError):
-        board.turn = 1  # type: ignore[assignment]
+    with pytest.raises(TypeError, match="a colour is WHITE"):
+        board.turn = 2  # type: ignore[assignment]
     with pytest.raises(TypeError):
         board.fullmove_number = "8"  # type: ignore[assignment]
-    with pytest.raises(ValueError, match="non-negative"):
+    with pytest.raises(ValueError, match="fullmove_number must be from 0 to 4294967295, got -1"):
         board.fullmove_number = -1
     assert board.fen() == "gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ b 7"
 
@@ -350,8 +350,10 @@ def test_ply_limit_counts_the_move_stack() -> None:
     assert board.is_game_over(max_plies=4)
     assert board.result(max_plies=4) == "1/2-1/2"
     assert board.ply() == 2 * 29 + 4  # from the move number, as in python-chess
-    for bad in [-1, "5", 2.0, True]:
-        with pytest.raises(ValueError, match="max_plies"):
+    with pytest.raises(ValueError, match="max_plies must be from 0"):
+        board.outcome(max_plies=-1)
+    for bad in ["5", 2.0, True]:  # the documented TypeError for a wrong type (issue 14)
+        with pytest.raises(TypeError, match="max_plies must be an int"):
             board.outcome(max_plies=bad)  # type: ignore[arg-type]
 
 
@@ -379,7 +381,7 @@ CALLS: list[tuple[str, Callable[[Board], Any], type[Exception]]] = [
     ("piece_type_at(1.0)", lambda b: b.piece_type_at(1.0), TypeError),  # type: ignore[arg-type]
     ("color_at(None)", lambda b: b.color_at(None), TypeError),  # type: ignore[arg-type]
     ("pieces(9)", lambda b: b.pieces(9, WHITE), ValueError),
-    ("pieces(color=1)", lambda b: b.pieces(1, 1), TypeError),  # type: ignore[arg-type]
+    ("pieces(color=2)", lambda b: b.pieces(1, 2), TypeError),  # type: ignore[arg-type]
     ("push(str)", lambda b: b.push("g1f3"), TypeError),  # type: ignore[arg-type]
     ("push(None)", lambda b: b.push(None), TypeError),  # type: ignore[arg-type]
     ("push_uci(int)", lambda b: b.push_uci(5), TypeError),  # type: ignore[arg-type]

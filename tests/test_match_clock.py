@@ -78,10 +78,11 @@ def test_records_carry_clocks_and_evaluations() -> None:
     evals = re.findall(r"\[%eval\s+(#-?\+?\d+|-?\d+\.\d\d)\]", record)
     assert len(evals) == (len(game.board.move_stack) + 1) // 2  # the engine's moves (White) only
     # The built-in engine plays by the clock (not by its depth): it keeps well within it.
+    # The engine may win before the 12th ply against a random mover: count its moves, not 6.
     white = [c for c in game.clocks[::2] if c is not None]
-    assert len(white) == 6
+    assert len(white) == (len(game.board.move_stack) + 1) // 2 >= 1
     assert min(white) > 0.8
-    assert white[-1] < 2 + 6 * 0.1 - 0.05  # it did think
+    assert white[-1] < 2 + len(white) * 0.1 - 0.05  # it did think
 
 
 def test_outside_engines_that_misbehave_lose() -> None:

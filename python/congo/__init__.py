@@ -13,6 +13,9 @@ Move.from_uci('c1c3')
 from __future__ import annotations
 
 from congo._core import (
+    MAX_FULLMOVE,
+    MAX_PERFT_DEPTH,
+    MAX_PIECES_PER_COLOR,
     STARTING_BOARD_FEN,
     STARTING_FEN,
     AmbiguousMoveError,
@@ -27,10 +30,11 @@ from congo._core import (
     __version__,
 )
 from congo.analysis import analyse_many
-from congo.board import Board, Outcome, Termination
+from congo.board import Board
 from congo.bulk import divide, perft, random_playouts
 from congo.engine import Engine, EngineOption, Limit, Score, SearchInfo, SearchResult
 from congo.learning import encode
+from congo.outcome import Outcome, Termination
 from congo.pieces import (
     BLACK,
     COLOR_NAMES,
@@ -119,6 +123,10 @@ from congo.squares import (
     SQUARES,
     Square,
     SquareSet,
+    flip_anti_diagonal,
+    flip_diagonal,
+    flip_horizontal,
+    flip_vertical,
     parse_square,
     square,
     square_distance,
@@ -194,6 +202,9 @@ __all__ = [
     "G7",
     "GIRAFFE",
     "LION",
+    "MAX_FULLMOVE",
+    "MAX_PERFT_DEPTH",
+    "MAX_PIECES_PER_COLOR",
     "MONKEY",
     "PAWN",
     "PIECE_NAMES",
@@ -236,6 +247,10 @@ __all__ = [
     "analyse_many",
     "divide",
     "encode",
+    "flip_anti_diagonal",
+    "flip_diagonal",
+    "flip_horizontal",
+    "flip_vertical",
     "parse_square",
     "perft",
     "piece_name",

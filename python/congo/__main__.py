@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
-import threading
 import time
 from collections.abc import Sequence
 from typing import TextIO
@@ -57,25 +57,27 @@ def _progress(out: TextIO, text: str) -> None:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    """Counts leaf nodes, split at the root so that long runs show progress."""
+    """Counts leaf nodes, split at the root so that long runs show progress. Ctrl-C stops the count
+    (exit status 130)."""
     position = congo.Position(args.fen)
     depth: int = args.depth
+    moves = position.legal_move_count()
+    done = 0
+
+    def progress(move: str, nodes: int) -> None:
+        nonlocal done
+        done += 1
+        _progress(sys.stderr, f"[{done}/{moves}] {move}: {nodes:,}")
+
     start = time.perf_counter()
-    if depth == 0:
-        total = 1
-    else:
-        moves = sorted(position.legal_moves(), key=lambda m: m.uci())
-        total = 0
-        for i, move in enumerate(moves, 1):
-            _progress(sys.stderr, f"[{i}/{len(moves)}] {move.uci()} ...")
-            nodes = _core.perft(position.push(move), depth - 1, bulk=not args.no_bulk)
-            total += nodes
-            if args.divide:
-                _progress(sys.stderr, "")
-                print(f"{move.uci()}: {nodes}", flush=True)
-        _progress(sys.stderr, "")
+    # One call of the public API: it checks the depth before any work and answers Ctrl-C.
+    split = congo.divide(position, depth, bulk=not args.no_bulk, callback=progress)
+    total = sum(split.values()) if depth > 0 else 1
     elapsed = time.perf_counter() - start
+    _progress(sys.stderr, "")
     if args.divide:
+        for move, nodes in split.items():
+            print(f"{move}: {nodes}")
         print()
     print(f"depth {depth}")
     print(f"nodes {total}")
@@ -103,14 +105,17 @@ _DEFAULT_ANALYSE_TIME = 3.0
 def cmd_analyse(args: argparse.Namespace) -> int:
     """Searches a position and prints a line per completed depth, then the best move.
 
-    Without a limit it searches for 3 seconds; Ctrl-C stops the search and prints what it found."""
+    Without a limit it searches for 3 seconds; Ctrl-C stops the search and prints the best line it
+    found (exit status 130)."""
     board = congo.Board(args.fen)
     limit = _analyse_limit(args)
     engine = congo.Engine(threads=args.threads, hash_mb=args.hash, tablebase_path=args.tablebase)
     print(f"position {board.fen()}")
     print(f"{'depth':>5} {'score':>7} {'nodes':>12} {'nps':>11} {'time':>7}  pv")
+    infos: list[congo.SearchInfo] = []
 
     def show(info: congo.SearchInfo) -> None:
+        infos.append(info)
         pv = " ".join(move.uci() for move in info.pv)
         score = _format_score(info.score)
         print(
@@ -118,27 +123,22 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             flush=True,
         )
 
-    found: list[congo.SearchResult] = []
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            found.append(engine.search(board, limit, callback=show))
-        except BaseException as error:  # re-raised on the main thread
-            failure.append(error)
-
-    # The search runs in a thread so that Ctrl-C (delivered to the main thread) can stop it.
-    searcher = threading.Thread(target=run, name="congo-analyse", daemon=True)
-    searcher.start()
     try:
-        while searcher.is_alive():
-            searcher.join(0.05)
+        # Ctrl-C reaches the search within milliseconds (KeyboardInterrupt); what it had found
+        # by then is in the last completed iteration.
+        result = engine.search(board, limit, callback=show)
     except KeyboardInterrupt:
-        engine.stop()
-        searcher.join()
-    if failure:
-        raise failure[0]
-    result = found[0]
+        best = next((info for info in reversed(infos) if info.move is not None), None)
+        if best is None:
+            print("interrupted before the first iteration was complete", file=sys.stderr)
+        else:
+            print(
+                f"bestmove {best.pv[0].uci()} score {_format_score(best.score)} depth {best.depth} "
+                f"nodes {best.nodes:,} time {best.time:.2f} s (interrupted)   pv "
+                + " ".join(move.uci() for move in best.pv),
+                flush=True,
+            )
+        return 130
     if result.move is None:
         outcome = result.outcome
         reason = outcome.termination.name.lower().replace("_", " ") if outcome else "no move"
@@ -374,14 +374,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args))
-    except ValueError as error:  # bad FEN, bad move, bad limit: one line, no traceback
+    except BrokenPipeError:
+        # The reader went away (`congo perft --divide 2 | head -5`): stop quietly, as a program
+        # killed by SIGPIPE would, without Python's complaint when stdout is flushed at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+    except (ValueError, TypeError, MemoryError) as error:  # bad FEN, bad number: one line
         print(f"congo {args.command}: error: {error}", file=sys.stderr)
         return 2
     except (OSError, congo.engine.EngineError) as error:  # e.g. an outside engine that cannot start
         print(f"congo {args.command}: error: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        print(f"congo {args.command}: interrupted", file=sys.stderr)
         return 130
 
 

@@ -7,61 +7,28 @@ every rule is decided in Rust.
 
 from __future__ import annotations
 
-import dataclasses
-import enum
-from collections.abc import Iterable, Mapping
-from typing import Callable
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Callable, TypeVar, Union
 
 from congo import _core
 from congo._core import STARTING_FEN, LegalMoveGenerator, Move, Position
-from congo.pieces import BLACK, PAWN, Color, Piece, PieceType, _piece, piece_symbol
+from congo.outcome import Outcome, Termination
+from congo.pieces import BLACK, LION, WHITE, Color, Piece, PieceType
 from congo.squares import (
+    BB_ALL,
     BB_CASTLES,
     BB_RIVER,
     FILE_NAMES,
-    SQUARE_NAMES,
+    IntoSquareSet,
     Square,
     SquareSet,
-    _check_square,
+    _mask,
     square,
 )
 
+__all__ = ["Board", "Outcome", "PositionLike", "Termination", "to_position"]
 
-class Termination(enum.Enum):
-    """How a game ended."""
-
-    LION_CAPTURED = 1
-    """A lion was captured (by any piece, a monkey jump or the facing capture); the capturer wins."""
-    NO_LEGAL_MOVES = 2
-    """The side to move has no legal move and loses (there is no stalemate in Congo)."""
-    BARE_LIONS = 3
-    """Only the two lions are left and the side to move cannot capture the other: a draw."""
-    THREEFOLD_REPETITION = 4
-    """The same position occurred for the third time and a draw was claimed."""
-    MOVE_LIMIT = 5
-    """The caller's ply limit was reached: a draw."""
-
-
-_CORE_TERMINATIONS = {
-    1: Termination.LION_CAPTURED,
-    2: Termination.NO_LEGAL_MOVES,
-    3: Termination.BARE_LIONS,
-}
-
-
-@dataclasses.dataclass(frozen=True)
-class Outcome:
-    """The end of a game: how it ended and who won (``None`` for a draw)."""
-
-    termination: Termination
-    winner: Color | None
-
-    def result(self) -> str:
-        """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``."""
-        if self.winner is None:
-            return "1/2-1/2"
-        return "1-0" if self.winner else "0-1"
-
+BoardT = TypeVar("BoardT", bound="Board")
 
 _EMPTY_BOARD_FEN = "3l3/7/7/7/7/7/3L3 w 1"
 """What ``Board(None)`` sets up: the fewest pieces a position may have, the two lions."""
@@ -78,8 +45,14 @@ class Board:
     """
 
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
-        self._position: Position = Position(_EMPTY_BOARD_FEN if fen is None else _fen_text(fen))
-        self._stack: list[tuple[Move, Position]] = []
+        self._position: Position = Position(_EMPTY_BOARD_FEN if fen is None else fen)
+        self._history = _core.History()
+
+    @classmethod
+    def empty(cls: type[BoardT]) -> BoardT:
+        """The emptiest valid board: the two lions alone on d1 and d7, White to move (python-chess's
+        ``Board.empty()`` has no pieces at all; a Congo position needs a lion)."""
+        return cls(None)
 
     # -- construction -------------------------------------------------------------------------
 
@@ -90,7 +63,7 @@ class Board:
             raise TypeError(f"expected a congo.Position, got {type(position).__name__}")
         board = cls.__new__(cls)
         board._position = position
-        board._stack = []
+        board._history = _core.History()
         return board
 
     @property
@@ -107,9 +80,9 @@ class Board:
 
     @turn.setter
     def turn(self, color: Color) -> None:
-        if not isinstance(color, bool):
-            raise TypeError(f"turn must be WHITE (True) or BLACK (False), got {color!r}")
-        self._replace(turn=color)
+        """Sets the side to move; the move stack is kept, as in python-chess (``pop()`` still goes
+        back to the position before the last move). ``TypeError`` for anything but a colour."""
+        self._position = self._position.with_turn(color)
 
     @property
     def fullmove_number(self) -> int:
@@ -118,23 +91,25 @@ class Board:
 
     @fullmove_number.setter
     def fullmove_number(self, number: int) -> None:
-        if isinstance(number, bool) or not isinstance(number, int):
-            raise TypeError(f"fullmove_number must be an int, got {type(number).__name__}")
-        self._replace(fullmove_number=number)
+        """Sets the move number (0 … 2**32 - 1); the move stack is kept. ``TypeError`` for a
+        non-int, ``ValueError`` out of range."""
+        self._position = self._position.with_fullmove_number(number)
 
     @property
     def move_stack(self) -> list[Move]:
         """The moves played on this board, oldest first (a new list each time)."""
-        return [move for move, _ in self._stack]
+        return self._history.moves()
 
     def ply(self) -> int:
         """The number of half-moves since the start of the game, from the move number and side to move
         (as python-chess does). The Wits FEN convention starting at move 0 counts as move 1."""
         return 2 * (max(self.fullmove_number, 1) - 1) + (self.turn == BLACK)
 
-    def root(self) -> Board:
-        """A new board at the position before the first move of the stack."""
-        return Board.from_position(self._stack[0][1] if self._stack else self._position)
+    def root(self: BoardT) -> BoardT:
+        """A new board (of this board's class) at the position before the first move of the stack."""
+        board = self.copy(stack=False)
+        board._position = self._history.root(self._position)
+        return board
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -146,30 +121,22 @@ class Board:
     def push(self, move: Move) -> None:
         """Plays a move. Raises :class:`~congo.IllegalMoveError` if it is not legal here (the board
         is unchanged) and ``TypeError`` if it is not a :class:`Move`."""
-        position = self._position
-        self._position = position.push(move)
-        self._stack.append((move, position))
+        self._position = self._history.push(self._position, move)
 
     def pop(self) -> Move:
         """Takes back the last move and returns it. Raises ``IndexError`` on an empty stack."""
-        if not self._stack:
-            raise IndexError("pop from an empty move stack")
-        move, self._position = self._stack.pop()
+        move, self._position = self._history.pop()
         return move
 
     def peek(self) -> Move:
         """The last move played. Raises ``IndexError`` on an empty stack."""
-        if not self._stack:
-            raise IndexError("peek at an empty move stack")
-        return self._stack[-1][0]
+        return self._history.peek()
 
     def parse_uci(self, uci: str) -> Move:
         """The legal move for a move string (``e3e4``, ``b1d3f5``, MindSports and comma forms too).
 
         Raises :class:`~congo.InvalidMoveError` for a malformed string and
         :class:`~congo.IllegalMoveError` for a move that is not legal here."""
-        if not isinstance(uci, str):
-            raise TypeError(f"a move string is a str, got {type(uci).__name__}")
         return self._position.parse_uci(uci)
 
     def push_uci(self, uci: str) -> Move:
@@ -179,13 +146,61 @@ class Board:
         return move
 
     def is_legal(self, move: Move) -> bool:
-        """Whether a move is legal here."""
-        return isinstance(move, Move) and self._position.is_legal(move)
+        """Whether a move is legal here. Raises ``TypeError`` for anything but a :class:`Move` (a
+        move string included: use :meth:`parse_uci`)."""
+        return self._position.is_legal(move)
 
     def is_capture(self, move: Move) -> bool:
         """Whether a move captures: exact for legal moves (a monkey chain always captures); for other
-        moves, whether an enemy piece stands on its target square."""
+        moves, whether an enemy piece stands on its target square. ``TypeError`` for a non-Move."""
         return self._position.is_capture(move)
+
+    def generate_legal_moves(
+        self, from_mask: IntoSquareSet = BB_ALL, to_mask: IntoSquareSet = BB_ALL
+    ) -> Iterator[Move]:
+        """The legal moves from a square of ``from_mask`` whose final landing square is in
+        ``to_mask`` (masks, square sets or squares), in generation order."""
+        return iter(self._position.legal_moves(_mask(from_mask), _mask(to_mask)))
+
+    def generate_legal_captures(
+        self, from_mask: IntoSquareSet = BB_ALL, to_mask: IntoSquareSet = BB_ALL
+    ) -> Iterator[Move]:
+        """The legal captures (every monkey chain among them), filtered like
+        :meth:`generate_legal_moves`."""
+        return iter(self._position.legal_captures(_mask(from_mask), _mask(to_mask)))
+
+    def find_move(self, from_square: Square, to_square: Square) -> Move:
+        """The legal move from one square to another: the single-leg move if there is one, else
+        the monkey chain ending there with the fewest jumps (the first generated among equally short
+        ones; name the path with :meth:`Move.from_path` to pick another). Raises
+        :class:`~congo.IllegalMoveError` when there is none."""
+        return self._position.find_move(from_square, to_square)
+
+    def attackers_mask(self, color: Color, square: Square) -> int:
+        """:meth:`attackers` as a mask."""
+        return self._position.attackers_mask(color, square)
+
+    def attackers(self, color: Color, square: Square) -> SquareSet:
+        """The squares of the pieces of ``color`` that could capture a piece of the other colour on
+        ``square`` with one move (whatever stands there now): a leap, a slide, a pawn's forward or
+        a superpawn's sideways capture, a monkey jumping it at any point of a chain, and the lion's
+        facing capture when ``square`` holds the enemy lion. Moves that never capture (a giraffe's
+        or monkey's step, a pawn's retreat) do not count."""
+        return SquareSet(self._position.attackers_mask(color, square))
+
+    def is_attacked_by(self, color: Color, square: Square) -> bool:
+        """Whether any piece of ``color`` attacks ``square`` (see :meth:`attackers`). Congo has no
+        check, but a lion that is attacked is lost unless its side acts."""
+        return bool(self._position.attackers_mask(color, square))
+
+    def attacks_mask(self, square: Square) -> int:
+        """:meth:`attacks` as a mask."""
+        return self._position.attacks_mask(square)
+
+    def attacks(self, square: Square) -> SquareSet:
+        """The squares the piece on ``square`` attacks: where it could capture a piece of the other
+        colour (see :meth:`attackers`). Empty for an empty square."""
+        return SquareSet(self._position.attacks_mask(square))
 
     def captured_squares(self, move: Move) -> SquareSet:
         """The squares of the enemy pieces a legal move captures. Raises :class:`~congo.IllegalMoveError`."""
@@ -200,7 +215,7 @@ class Board:
 
         Raises :class:`~congo.IllegalMoveError` if the move is not legal here and ``TypeError`` if it
         is not a :class:`Move`."""
-        return _core.san(self._position, _check_move(move))
+        return _core.san(self._position, move)
 
     def lan(self, move: Move) -> str:
         """The move in long algebraic form: piece letter (none for a pawn), the from-square, then each
@@ -209,14 +224,7 @@ class Board:
 
         Raises :class:`~congo.IllegalMoveError` if the move is not legal here and ``TypeError`` if it
         is not a :class:`Move`."""
-        san = self.san(move)
-        piece_type = self._position.moving_piece_type(move)
-        capture = self._position.captured_mask(move) != 0
-        letter = "" if piece_type == PAWN else piece_symbol(piece_type).upper()
-        separator = "x" if capture else "-"
-        first, *landings = (SQUARE_NAMES[sq] for sq in move.path)
-        suffix = "#" if san.endswith("#") else ""
-        return letter + first + "".join(separator + name for name in landings) + suffix
+        return self._position.lan(move)
 
     def parse_san(self, san: str) -> Move:
         """The legal move a SAN string stands for (``docs/notation.md``). Lenient like python-chess:
@@ -226,8 +234,6 @@ class Board:
         Raises :class:`~congo.InvalidMoveError` for text that is neither SAN nor a move string,
         :class:`~congo.IllegalMoveError` when no legal move matches, :class:`~congo.AmbiguousMoveError`
         (an ``IllegalMoveError``) when several do, and ``TypeError`` for a non-str."""
-        if not isinstance(san, str):
-            raise TypeError(f"a SAN move is a str, got {type(san).__name__}")
         return _core.parse_san(self._position, san)
 
     def push_san(self, san: str) -> Move:
@@ -243,8 +249,7 @@ class Board:
 
         Raises :class:`~congo.IllegalMoveError` naming the first move that is not legal where it is
         played, and ``TypeError`` for anything but an iterable of :class:`Move`."""
-        moves = [_check_move(move) for move in variation]
-        sans = _core.san_line(self._position, moves)
+        sans = _core.san_line(self._position, list(variation))
         number, turn = self.fullmove_number, self.turn
         parts: list[str] = []
         for i, san in enumerate(sans):
@@ -264,30 +269,31 @@ class Board:
     def piece_at(self, sq: Square) -> Piece | None:
         """The piece on a square, or ``None``. Raises ``ValueError`` for a square off the board and
         ``TypeError`` for a non-int."""
-        found = self._position.piece_at(_check_square(sq))
-        return None if found is None else _piece(*found)
+        return self._position.piece_at(sq)
 
     def piece_type_at(self, sq: Square) -> PieceType | None:
         """The type of the piece on a square, or ``None``. Raises like :meth:`piece_at`."""
-        found = self._position.piece_at(_check_square(sq))
-        return None if found is None else found[0]
+        piece = self._position.piece_at(sq)
+        return None if piece is None else piece.piece_type
 
     def color_at(self, sq: Square) -> Color | None:
         """The colour of the piece on a square, or ``None``. Raises like :meth:`piece_at`."""
-        found = self._position.piece_at(_check_square(sq))
-        return None if found is None else found[1]
+        piece = self._position.piece_at(sq)
+        return None if piece is None else piece.color
 
     def piece_map(self) -> dict[Square, Piece]:
         """``{square: piece}`` for every piece."""
-        return {sq: _piece(*found) for sq, found in self._position.piece_map().items()}
+        return self._position.piece_map()
 
     def pieces(self, piece_type: PieceType, color: Color) -> SquareSet:
         """The squares of the pieces of one type and colour."""
         return SquareSet(self._position.pieces_mask(piece_type, color))
 
-    def occupied_co(self, color: Color) -> SquareSet:
-        """The squares of one colour's pieces."""
-        return SquareSet(self._position.occupied_mask(color))
+    @property
+    def occupied_co(self) -> _ByColor:
+        """The squares of each colour's pieces: ``board.occupied_co[WHITE]`` as in python-chess (and
+        ``board.occupied_co(WHITE)``)."""
+        return _ByColor(self._position)
 
     @property
     def occupied(self) -> SquareSet:
@@ -296,30 +302,22 @@ class Board:
 
     def lion(self, color: Color) -> Square | None:
         """The square of a colour's lion, or ``None`` once it has been captured."""
-        mask = self._position.pieces_mask(8, color)
+        mask = self._position.pieces_mask(LION, color)
         return mask.bit_length() - 1 if mask else None
 
     def set_piece_at(self, sq: Square, piece: Piece | None) -> None:
         """Puts a piece on a square (``None`` clears it). The move stack is cleared, as the history no
         longer leads to the new position. Raises :class:`~congo.InvalidPositionError` if the result is
         not a valid position (the board is unchanged) and ``TypeError`` for a non-Piece."""
-        _check_square(sq)
-        if piece is not None and not isinstance(piece, Piece):
-            raise TypeError(f"expected a congo.Piece or None, got {type(piece).__name__}")
-        pieces = self.piece_map()
-        if piece is None:
-            pieces.pop(sq, None)
-        else:
-            pieces[sq] = piece
-        self.set_piece_map(pieces)
+        self._set_position(self._position.with_piece_at(sq, piece))
 
     def remove_piece_at(self, sq: Square) -> Piece | None:
         """Clears a square and returns what stood there. Raises
         :class:`~congo.InvalidPositionError` if the result is not a valid position (e.g. removing the
         last lion); the board is then unchanged."""
-        piece = self.piece_at(sq)
+        piece = self._position.piece_at(sq)
         if piece is not None:
-            self.set_piece_at(sq, None)
+            self._set_position(self._position.with_piece_at(sq, None))
         return piece
 
     def set_piece_map(self, pieces: Mapping[Square, Piece]) -> None:
@@ -328,17 +326,47 @@ class Board:
         ``TypeError`` for anything but a mapping of squares to pieces."""
         if not isinstance(pieces, Mapping):
             raise TypeError(f"expected a mapping of squares to congo.Piece, got {type(pieces).__name__}")
-        items = {}
-        for sq, piece in pieces.items():
-            _check_square(sq)
-            if not isinstance(piece, Piece):
-                raise TypeError(f"expected congo.Piece values, got {type(piece).__name__}")
-            items[sq] = (piece.piece_type, piece.color)
-        self._set_position(Position.from_piece_map(items, self.turn, self.fullmove_number))
+        self._set_position(Position.from_piece_map(dict(pieces), self.turn, self.fullmove_number))
+
+    def clear_board(self) -> None:
+        """Removes every piece but the two lions, which go to d1 and d7 (a Congo position needs a
+        lion; python-chess's ``clear_board`` leaves nothing). Keeps the side to move and the move
+        number; clears the move stack."""
+        side = "w" if self.turn else "b"
+        self._set_position(Position(f"{_EMPTY_BOARD_FEN.split()[0]} {side} {self.fullmove_number}"))
+
+    def clear(self) -> None:
+        """The two lions alone on d1 and d7, White to move, move 1, no move stack (see
+        :meth:`clear_board`)."""
+        self._set_position(Position(_EMPTY_BOARD_FEN))
+
+    def transform(self: BoardT, f: Callable[[int], int]) -> BoardT:
+        """A new board (without the move stack) with ``f`` applied to the mask of every piece type
+        and colour, e.g. :func:`congo.flip_horizontal` (always valid: the river and the castles are
+        symmetric under it). Raises :class:`~congo.InvalidPositionError` if the result is not a
+        valid position (:func:`congo.flip_vertical` moves each lion out of its castle: use
+        :meth:`mirror` to swap the colours as well)."""
+        board = self.copy(stack=False)
+        board.apply_transform(f)
+        return board
+
+    def apply_transform(self, f: Callable[[int], int]) -> None:
+        """:meth:`transform` in place (the move stack is cleared)."""
+        pieces: dict[Square, Piece] = {}
+        for sq, piece in self.piece_map().items():
+            moved = f(1 << sq)
+            if isinstance(moved, bool) or not isinstance(moved, int) or moved <= 0 or moved & (moved - 1):
+                raise ValueError(
+                    f"the transform must map each square's mask to one square's mask, got {moved!r}"
+                )
+            pieces[moved.bit_length() - 1] = piece
+        if len(pieces) != len(self._position.piece_map()):
+            raise ValueError("the transform maps two squares onto one")
+        self._set_position(Position.from_piece_map(pieces, self.turn, self.fullmove_number))
 
     def clear_stack(self) -> None:
         """Forgets the move stack, keeping the current position."""
-        self._stack.clear()
+        self._history.clear()
 
     # -- FEN ----------------------------------------------------------------------------------
 
@@ -353,7 +381,7 @@ class Board:
     def set_fen(self, fen: str) -> None:
         """Sets up a position and clears the move stack. Raises :class:`~congo.InvalidFenError` or
         :class:`~congo.InvalidPositionError`; the board is then unchanged."""
-        self._set_position(Position(_fen_text(fen)))
+        self._set_position(Position(fen))
 
     def reset(self) -> None:
         """Sets up the start position and clears the move stack."""
@@ -361,7 +389,9 @@ class Board:
 
     def set_board_fen(self, board_fen: str) -> None:
         """Replaces the placement only, keeping side to move and move number. Raises like :meth:`set_fen`."""
-        text = _fen_text(board_fen)
+        if not isinstance(board_fen, str):
+            raise TypeError(f"a placement is a str, got {type(board_fen).__name__}")
+        text = board_fen
         if " " in text.strip():
             raise ValueError(f"expected a placement without side to move or move number, got {board_fen!r}")
         side = "w" if self.turn else "b"
@@ -369,39 +399,26 @@ class Board:
 
     def _set_position(self, position: Position) -> None:
         self._position = position
-        self._stack.clear()
-
-    def _replace(self, *, turn: Color | None = None, fullmove_number: int | None = None) -> None:
-        """Changes side to move or move number; the history no longer applies, so the stack is cleared."""
-        current = self._position
-        self._set_position(
-            Position.from_piece_map(
-                current.piece_map(),
-                current.turn if turn is None else turn,
-                current.fullmove_number if fullmove_number is None else fullmove_number,
-            )
-        )
+        self._history.clear()
 
     # -- end of game --------------------------------------------------------------------------
 
     def is_repetition(self, count: int = 3) -> bool:
         """Whether the current position (placement and side to move) has occurred ``count`` times in
-        the move stack, counting the current one. Raises ``TypeError`` for a non-int ``count``."""
+        the game, counting the current one. Only positions since the last capture, drowning or
+        promotion can repeat (the core decides, for the board and the search alike). Raises
+        ``TypeError`` for a non-int ``count`` and ``ValueError`` for one below 1."""
         if isinstance(count, bool) or not isinstance(count, int):
             raise TypeError(f"count must be an int, got {type(count).__name__}")
-        current = self._position
-        key = current.zobrist_hash()
-        seen = 1
-        for _, earlier in reversed(self._stack):
-            if (
-                earlier.zobrist_hash() == key
-                and earlier.board_fen() == current.board_fen()
-                and earlier.turn == current.turn
-            ):
-                seen += 1
-                if seen >= count:
-                    return True
-        return seen >= count
+        if count < 1:
+            raise ValueError(f"count must be at least 1, got {count}")
+        return self._history.repetitions(self._position) >= count
+
+    def transposition_key(self) -> bytes:
+        """A hashable key, equal for two positions exactly when they are the same for repetition
+        (placement and side to move, whatever the move number): for dictionaries of positions and
+        counting repetitions across games."""
+        return self._position.transposition_key()
 
     def can_claim_threefold_repetition(self) -> bool:
         """Whether a draw by threefold repetition can be claimed now."""
@@ -416,22 +433,11 @@ class Board:
         """How the game ended, or ``None`` while it goes on.
 
         By the rules alone: a captured lion (the capturer wins), no legal move (the side to move
-        loses), bare lions (draw). ``claim_draw=True`` also ends the game on a threefold repetition
-        (from the move stack). ``max_plies`` ends it as a draw once the move stack holds that many
-        moves. Raises ``ValueError`` for a negative ``max_plies``."""
-        if max_plies is not None and (
-            isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 0
-        ):
-            raise ValueError(f"max_plies must be a non-negative int or None, got {max_plies!r}")
-        found = self._position.outcome()
-        if found is not None:
-            code, winner = found
-            return Outcome(_CORE_TERMINATIONS[code], winner)
-        if max_plies is not None and len(self._stack) >= max_plies:
-            return Outcome(Termination.MOVE_LIMIT, None)
-        if claim_draw and self.can_claim_threefold_repetition():
-            return Outcome(Termination.THREEFOLD_REPETITION, None)
-        return None
+        loses), bare lions (draw). ``max_plies`` ends it as a draw once the move stack holds that
+        many moves. ``claim_draw=True`` also ends the game on a threefold repetition (from the move
+        stack). Raises ``TypeError`` for a ``max_plies`` that is not an int or ``None`` and
+        ``ValueError`` for a negative one."""
+        return self._history.outcome(self._position, claim_draw=bool(claim_draw), max_plies=max_plies)
 
     def is_game_over(self, *, claim_draw: bool = False, max_plies: int | None = None) -> bool:
         """Whether :meth:`outcome` is not ``None``."""
@@ -445,7 +451,7 @@ class Board:
     def is_bare_lions(self) -> bool:
         """Only the two lions are left and the side to move cannot capture the other (a draw)."""
         found = self._position.outcome()
-        return found is not None and found[0] == 3
+        return found is not None and found.termination is Termination.BARE_LIONS
 
     def zobrist_hash(self) -> int:
         """A 64-bit hash of placement and side to move, with fixed keys (stable across runs)."""
@@ -453,7 +459,7 @@ class Board:
 
     # -- copies and comparison ----------------------------------------------------------------
 
-    def copy(self, *, stack: bool | int = True) -> Board:
+    def copy(self: BoardT, *, stack: bool | int = True) -> BoardT:
         """A copy. ``stack=False`` drops the move stack; an int keeps that many of the last moves.
 
         Raises ``TypeError`` for a ``stack`` that is neither a bool nor an int and ``ValueError`` for a
@@ -465,23 +471,31 @@ class Board:
         board = type(self).__new__(type(self))
         board.__dict__.update(self.__dict__)
         board._position = self._position
-        if stack is True:
-            board._stack = list(self._stack)
-        elif stack is False or stack == 0:
-            board._stack = []
-        else:
-            board._stack = self._stack[-int(stack) :]
+        board._history = self._history.copy(None if stack is True else int(stack))
         return board
 
-    def __copy__(self) -> Board:
+    def __copy__(self: BoardT) -> BoardT:
         return self.copy()
 
-    def __deepcopy__(self, memo: dict[int, object]) -> Board:
+    def __deepcopy__(self: BoardT, memo: dict[int, object]) -> BoardT:
         return self.copy()
 
-    def mirror(self) -> Board:
-        """A new board with colours swapped and ranks reversed, without the move stack."""
-        return Board.from_position(self._position.mirror())
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickles compactly: the root position and the moves (with any side to move or move number
+        set by hand), plus a subclass's class and attributes. Loading replays the moves in Rust (see
+        :func:`_unpickle`), so the move stack always leads to the position."""
+        root, history = self._history.encode(self._position)
+        if type(self) is Board and len(self.__dict__) == 2:
+            return _unpickle, (root, history)
+        extra = {k: v for k, v in self.__dict__.items() if k != "_position" and k != "_history"}
+        return _unpickle, (root, history, type(self), extra)
+
+    def mirror(self: BoardT) -> BoardT:
+        """A new board (of this board's class) with colours swapped and ranks reversed, without the
+        move stack."""
+        board = self.copy(stack=False)
+        board._position = self._position.mirror()
+        return board
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Board):
@@ -500,24 +514,50 @@ class Board:
         :func:`congo.svg.board`)."""
         from congo import svg  # imported here: congo.svg imports this module
 
-        return svg.board(self, lastmove=self._stack[-1][0] if self._stack else None)
+        return svg.board(self, lastmove=self._history.peek() if len(self._history) else None)
 
     def __str__(self) -> str:
         """The board as text, rank 7 at the top; the river is drawn as ``~`` on empty squares and the
         castles' empty squares as ``+``."""
         return self._text(lambda piece: piece.symbol(), river="~", castle="+", empty=".")
 
-    def unicode(self, *, ascii: bool = False, empty: str = "·", borders: bool = False) -> str:
-        """The board with the glyphs of :data:`~congo.pieces.UNICODE_PIECE_SYMBOLS` (``ascii=True``
-        uses letters instead); river squares are drawn ``≈``, castle squares ``▫`` when empty."""
+    def unicode(
+        self,
+        *,
+        invert_color: bool = False,
+        borders: bool = False,
+        empty_square: str = "·",
+        orientation: Color = WHITE,
+        ascii: bool = False,
+        empty: str | None = None,
+    ) -> str:
+        """The board with the glyphs of :data:`~congo.pieces.UNICODE_PIECE_SYMBOLS`, python-chess's
+        keywords: ``invert_color`` swaps the glyphs of the two colours (for dark terminals),
+        ``borders`` adds rank and file labels, ``empty_square`` draws empty squares,
+        ``orientation=BLACK`` shows Black's side at the bottom. River squares are drawn ``≈``,
+        castle squares ``▫`` when empty. ``ascii=True`` uses letters instead (``empty`` is the older
+        name of ``empty_square``)."""
         if ascii:
-            return self._text(lambda piece: piece.symbol(), river="~", castle="+", empty=".", borders=borders)
+            return self._text(
+                lambda piece: piece.symbol(),
+                river="~",
+                castle="+",
+                empty=".",
+                borders=borders,
+                orientation=orientation,
+            )
+
+        def glyph(piece: Piece) -> str:
+            shown = Piece(piece.piece_type, not piece.color) if invert_color else piece
+            return shown.unicode_symbol()
+
         return self._text(
-            lambda piece: piece.unicode_symbol(),
+            glyph,
             river="≈",
             castle="▫",
-            empty=empty,
+            empty=empty_square if empty is None else empty,
             borders=borders,
+            orientation=orientation,
         )
 
     def _text(
@@ -528,12 +568,15 @@ class Board:
         castle: str,
         empty: str,
         borders: bool = False,
+        orientation: Color = WHITE,
     ) -> str:
         castles = BB_CASTLES[0] | BB_CASTLES[1]
+        ranks = range(6, -1, -1) if orientation else range(7)
+        files = range(7) if orientation else range(6, -1, -1)
         lines = []
-        for rank in range(6, -1, -1):
+        for rank in ranks:
             cells = []
-            for file in range(7):
+            for file in files:
                 sq = square(file, rank)
                 piece = self.piece_at(sq)
                 if piece is not None:
@@ -547,17 +590,54 @@ class Board:
             row = " ".join(cells)
             lines.append(f"{rank + 1} {row}" if borders else row)
         if borders:
-            lines.append("  " + " ".join(FILE_NAMES))
+            lines.append("  " + " ".join(FILE_NAMES[file] for file in files))
         return "\n".join(lines)
 
 
-def _check_move(move: object) -> Move:
-    if not isinstance(move, Move):
-        raise TypeError(f"expected a congo.Move, got {type(move).__name__}")
-    return move
+def _unpickle(
+    root: str, history: str, cls: type[Board] | None = None, extra: dict[str, object] | None = None
+) -> Board:
+    """A pickled board: replays its moves in Rust. Raises :class:`~congo.IllegalMoveError` for a
+    move that is not legal where it stands (a tampered pickle), another ``ValueError`` for a
+    malformed one."""
+    board = (cls or Board).__new__(cls or Board)
+    if extra:
+        board.__dict__.update(extra)
+    board._history, board._position = _core.History.decode(root, history)
+    return board
 
 
-def _fen_text(fen: object) -> str:
-    if not isinstance(fen, str):
-        raise TypeError(f"a FEN is a str, got {type(fen).__name__}")
-    return fen
+class _ByColor:
+    """``board.occupied_co``: the squares of each colour's pieces, by ``[color]`` or ``(color)``."""
+
+    __slots__ = ("_position",)
+
+    def __init__(self, position: Position) -> None:
+        self._position = position
+
+    def __getitem__(self, color: Color) -> SquareSet:
+        return SquareSet(self._position.occupied_mask(color))
+
+    def __call__(self, color: Color) -> SquareSet:
+        return self[color]
+
+    def __repr__(self) -> str:
+        return f"<occupied_co white={self[WHITE]!r} black={self[BLACK]!r}>"
+
+
+PositionLike = Union[Board, Position, str]
+"""What the bulk calls, the engine and the SVG renderer take: a board, a position or a FEN."""
+
+
+def to_position(value: PositionLike) -> Position:
+    """The position of a :class:`Board`, a :class:`~congo.Position` itself, or the position a FEN
+    describes: the one conversion every API taking "a board, a position or a FEN" uses. Raises
+    :class:`~congo.InvalidFenError` / :class:`~congo.InvalidPositionError` for a bad FEN and
+    ``TypeError`` for anything else."""
+    if isinstance(value, Board):
+        return value._position
+    if isinstance(value, Position):
+        return value
+    if isinstance(value, str):
+        return Position(value)
+    raise TypeError(f"expected a congo.Board, a congo.Position or a FEN str, got {type(value).__name__}")

@@ -7,46 +7,40 @@ generator); :func:`random_playouts` plays whole random games (for Monte Carlo bo
 from __future__ import annotations
 
 import random
-from typing import Union
+from typing import Callable
 
 from congo import _core
-from congo._core import PlayoutStats, Position
-from congo.board import Board
+from congo._core import PlayoutStats
+from congo.board import PositionLike, to_position
 
-PositionLike = Union[str, Board, Position]
-
-
-def _position(fen_or_board: PositionLike) -> Position:
-    if isinstance(fen_or_board, Board):
-        return fen_or_board.position
-    if isinstance(fen_or_board, Position):
-        return fen_or_board
-    if isinstance(fen_or_board, str):
-        return Position(fen_or_board)
-    raise TypeError(f"expected a FEN, a Board or a Position, got {type(fen_or_board).__name__}")
-
-
-def _depth(depth: int) -> int:
-    if isinstance(depth, bool) or not isinstance(depth, int):
-        raise TypeError(f"depth must be an int, got {type(depth).__name__}")
-    if depth < 0:
-        raise ValueError(f"depth must be non-negative, got {depth}")
-    return depth
+__all__ = ["divide", "perft", "random_playouts"]
 
 
 def perft(fen_or_board: PositionLike, depth: int, *, bulk: bool = True) -> int:
     """The number of leaf positions ``depth`` plies deep (a position where a lion was captured has no
     moves). ``bulk=False`` makes every leaf move instead of counting the last ply.
 
-    One call into Rust; other Python threads keep running. Raises ``ValueError`` for a negative
-    depth, and :class:`~congo.InvalidFenError` / :class:`~congo.InvalidPositionError` for a bad FEN."""
-    return _core.perft(_position(fen_or_board), _depth(depth), bulk=bulk)
+    One call into Rust; other Python threads keep running, and Ctrl-C stops it within a few
+    milliseconds (``KeyboardInterrupt``). Raises ``ValueError`` for a depth outside
+    0 … :data:`~congo.MAX_PERFT_DEPTH`, ``TypeError`` for a non-int, and
+    :class:`~congo.InvalidFenError` / :class:`~congo.InvalidPositionError` for a bad FEN."""
+    return _core.perft(to_position(fen_or_board), depth, bulk=bulk)
 
 
-def divide(fen_or_board: PositionLike, depth: int) -> dict[str, int]:
-    """Perft split by first move: ``{move string: leaf count}``, sorted by move string. Raises like
-    :func:`perft`."""
-    return _core.divide(_position(fen_or_board), _depth(depth))
+def divide(
+    fen_or_board: PositionLike,
+    depth: int,
+    *,
+    bulk: bool = True,
+    callback: Callable[[str, int], object] | None = None,
+) -> dict[str, int]:
+    """Perft split by first move: ``{move string: leaf count}``, sorted by move string.
+    ``callback(move string, leaf count)``, if given, is called as each first move's count is done
+    (in generation order: for progress); if it raises, the count stops and the exception
+    propagates. Raises like :func:`perft`."""
+    if callback is not None and not callable(callback):
+        raise TypeError(f"callback must be callable, got {type(callback).__name__}")
+    return _core.divide(to_position(fen_or_board), depth, bulk=bulk, callback=callback)
 
 
 def random_playouts(
@@ -55,18 +49,13 @@ def random_playouts(
     """Plays ``games`` games of uniformly random legal moves from a position, each until the rules
     end it (a captured lion, no legal move, bare lions) or ``max_plies`` moves have been played (a
     draw), and returns the tally as a :class:`PlayoutStats` (``games``, ``white_wins``,
-    ``black_wins``, ``draws``, ``plies``).
+    ``black_wins``, ``draws``, ``plies``; picklable, hashable, and tallies add up with ``+``).
 
     Reproducible for a given ``seed`` (``None`` picks one at random). One call into Rust; other
-    Python threads keep running. Raises ``ValueError`` for negative counts and ``TypeError`` for
-    non-integers."""
-    for name, value in (("games", games), ("max_plies", max_plies)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-        if value < 0:
-            raise ValueError(f"{name} must be non-negative, got {value}")
+    Python threads keep running, and Ctrl-C stops it (``KeyboardInterrupt``). Raises ``ValueError``
+    for negative counts and ``TypeError`` for non-integers."""
     if seed is None:
         seed = random.getrandbits(64)
-    elif isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int or None, got {type(seed).__name__}")
-    return _core.random_playouts(_position(fen_or_board), games, seed=seed % 2**64, max_plies=max_plies)
+    elif isinstance(seed, int) and not isinstance(seed, bool):
+        seed %= 2**64
+    return _core.random_playouts(to_position(fen_or_board), games, seed=seed, max_plies=max_plies)

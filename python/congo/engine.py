@@ -22,15 +22,25 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import math
 import os
 import queue
 import threading
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Callable, Union, overload
+from typing import Callable, overload
 
 from congo import _core
-from congo._core import IllegalMoveError, Move, Position
+from congo._core import (
+    MAX_DEPTH,
+    MAX_HASH_MB,
+    MAX_MATE,
+    MAX_MULTIPV,
+    MAX_NODES,
+    MAX_THREADS,
+    MAX_TIME,
+    IllegalMoveError,
+    Move,
+    Position,
+)
 from congo._results import Cp, InfoDict, Mate, MateGiven, PlayResult, PovScore, Score
 from congo._uci_client import (
     AnalysisResult,
@@ -40,7 +50,8 @@ from congo._uci_client import (
     Option,
     SimpleEngine,
 )
-from congo.board import Board, Outcome, Termination
+from congo.board import Board, PositionLike, to_position
+from congo.outcome import Outcome
 from congo.tablebase import Tablebase
 
 __all__ = [
@@ -71,56 +82,8 @@ __all__ = [
     "SimpleEngine",
 ]
 
-MAX_DEPTH = 100
-"""The deepest iteration a search runs; ``Limit(depth=...)`` accepts ``1 … MAX_DEPTH``."""
-
-MAX_TIME = 1e9
-"""The longest time limit accepted, in seconds."""
-
-MAX_NODES = 2**63 - 1
-"""The largest node limit accepted."""
-
-MAX_THREADS = 256
-"""The most search threads an engine accepts."""
-
-MAX_HASH_MB = 2**20
-"""The largest transposition table accepted, in MiB (1 TiB)."""
-
-MAX_MATE = 50
-"""The longest mate ``Limit(mate=...)`` may ask for, in own moves."""
-
-MAX_MULTIPV = 256
-"""The most lines ``multipv`` may ask for."""
-
-PositionLike = Union[Board, Position, str]
-
-_TERMINATIONS = {
-    1: Termination.LION_CAPTURED,
-    2: Termination.NO_LEGAL_MOVES,
-    3: Termination.BARE_LIONS,
-}
-
-
-def _check_count(name: str, value: object, maximum: int | None = None) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int or None, got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
-    if maximum is not None and value > maximum:
-        raise ValueError(f"{name} must be at most {maximum}, got {value}")
-
-
-def _check_seconds(name: str, value: object, *, minimum: float) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"{name} must be a number of seconds or None, got {type(value).__name__}")
-    if not math.isfinite(value) or not minimum <= value <= MAX_TIME:
-        raise ValueError(
-            f"{name} must be a finite number of seconds from {minimum:g} to {MAX_TIME:g}, got {value!r}"
-        )
+# The MAX_* limits come from the core, which checks every range; this module checks nothing the
+# core checks.
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,8 +102,9 @@ class Limit:
 
     Raises ``TypeError`` for a value of the wrong type (``depth``, ``nodes``, ``mate`` and
     ``remaining_moves`` are ints, times ints or floats) and ``ValueError`` for one out of range
-    (``depth`` 1 … :data:`MAX_DEPTH`, ``nodes`` ≥ 1, ``time`` > 0 and finite, ``mate`` 1 …
-    :data:`MAX_MATE`, increments ≥ 0, ``remaining_moves`` ≥ 1) or an increment without its clock.
+    (``depth`` 1 … :data:`MAX_DEPTH`, ``nodes`` 1 … :data:`MAX_NODES`, ``time`` > 0, finite and at
+    most :data:`MAX_TIME`, ``mate`` 1 … :data:`MAX_MATE`, increments ≥ 0, ``remaining_moves`` ≥ 1)
+    or an increment without its clock, all checked by the core.
     """
 
     depth: int | None = None
@@ -154,25 +118,15 @@ class Limit:
     remaining_moves: int | None = None
 
     def __post_init__(self) -> None:
-        _check_count("depth", self.depth, MAX_DEPTH)
-        _check_count("nodes", self.nodes, MAX_NODES)
-        _check_count("mate", self.mate, MAX_MATE)
-        _check_count("remaining_moves", self.remaining_moves, 2**31 - 1)
-        time = self.time
-        if time is not None:
-            if isinstance(time, bool) or not isinstance(time, (int, float)):
-                raise TypeError(f"time must be a number of seconds or None, got {type(time).__name__}")
-            if not math.isfinite(time) or time <= 0 or time > MAX_TIME:
-                raise ValueError(f"time must be a positive, finite number of seconds, got {time!r}")
-        _check_seconds("white_clock", self.white_clock, minimum=-MAX_TIME)
-        _check_seconds("black_clock", self.black_clock, minimum=-MAX_TIME)
-        _check_seconds("white_inc", self.white_inc, minimum=0)
-        _check_seconds("black_inc", self.black_inc, minimum=0)
-        for color in ("white", "black"):
-            if getattr(self, f"{color}_inc") is not None and getattr(self, f"{color}_clock") is None:
-                raise ValueError(f"{color}_inc needs {color}_clock (the time left on that clock)")
+        _core.check_limits(self.depth, self.nodes, self.time, mate=self.mate)
+        # Each side's clock is checked as a search on it would be; moves to go need a clock.
+        clocks = [(c, i) for c, i in ((self.white_clock, self.white_inc), (self.black_clock, self.black_inc))]
+        for clock, increment in clocks:
+            if clock is not None or increment is not None:
+                moves = self.remaining_moves if clock is not None else None
+                _core.check_limits(remaining=clock, increment=increment, moves_to_go=moves)
         if self.remaining_moves is not None and self.white_clock is None and self.black_clock is None:
-            raise ValueError("remaining_moves needs a clock (white_clock or black_clock)")
+            _core.check_limits(moves_to_go=self.remaining_moves)
 
     def _clock(self, turn: bool) -> tuple[float | None, float | None, int | None]:
         """The side to move's clock as the core's search takes it: time left, increment, moves."""
@@ -254,37 +208,10 @@ class EngineOption:
     help: str
 
 
-def _position_and_history(board: PositionLike) -> tuple[Position, list[int]]:
-    """The position to search and the hashes of the game's earlier positions since the last capture
-    (only those can repeat)."""
-    if isinstance(board, Board):
-        replay = board.root()
-        history: list[int] = []
-        pieces = _piece_count(replay.position)
-        for move in board.move_stack:
-            history.append(replay.zobrist_hash())
-            replay.push(move)
-            now = _piece_count(replay.position)
-            if now != pieces:  # a capture or a drowning: nothing before it can come back
-                history.clear()
-                pieces = now
-        return board.position, history
-    if isinstance(board, Position):
-        return board, []
-    if isinstance(board, str):
-        return Position(board), []
-    raise TypeError(f"expected a congo.Board, Position or FEN string, got {type(board).__name__}")
-
-
-def _piece_count(position: Position) -> int:
-    return bin(position.occupied_mask()).count("1")
-
-
-def _outcome(code: tuple[int, bool | None] | None) -> Outcome | None:
-    if code is None:
-        return None
-    termination, winner = code
-    return Outcome(_TERMINATIONS[termination], winner)
+def _history(board: PositionLike) -> _core.History | None:
+    """The moves that led to a board's position, for repetitions (none for a Position or a FEN).
+    The core takes what it needs: the positions since the last irreversible move."""
+    return board._history if isinstance(board, Board) else None
 
 
 def _info(info: _core.SearchInfo) -> SearchInfo:
@@ -315,14 +242,6 @@ def _root_moves(position: Position, root_moves: Iterable[Move] | None) -> list[M
     if not moves:
         raise ValueError("root_moves is empty: give at least one move, or None for all")
     return moves
-
-
-def _check_multipv(multipv: object) -> int:
-    if isinstance(multipv, bool) or not isinstance(multipv, int):
-        raise TypeError(f"multipv must be an int, got {type(multipv).__name__}")
-    if not 1 <= multipv <= MAX_MULTIPV:
-        raise ValueError(f"multipv must be from 1 to {MAX_MULTIPV}, got {multipv}")
-    return multipv
 
 
 def _result_infos(found: _core.SearchInfo, turn: bool) -> list[InfoDict]:
@@ -368,22 +287,15 @@ class Engine:
         options: Mapping[str, int] | None = None,
         tablebase_path: str | os.PathLike[str] | None = None,
     ) -> None:
-        for name, value, maximum in (("threads", threads, MAX_THREADS), ("hash_mb", hash_mb, MAX_HASH_MB)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-            if not 1 <= value <= maximum:
-                raise ValueError(f"{name} must be from 1 to {maximum}, got {value}")
-        pairs = []
-        for name, value in (options or {}).items():
-            if not isinstance(name, str):
-                raise TypeError(f"option names are strings, got {type(name).__name__}")
-            if isinstance(value, bool):
-                value = int(value)
-            if not isinstance(value, int):
-                raise TypeError(f"option {name!r} takes an int, got {type(value).__name__}")
-            if abs(value) >= 2**31:
-                raise ValueError(f"option {name!r} is out of range: {value}")
-            pairs.append((name, value))
+        if options is not None and not isinstance(options, Mapping):
+            raise TypeError(
+                f"options must be a mapping of option names to ints, got {type(options).__name__}"
+            )
+        # A switch may be given as a bool; everything else is checked by the core.
+        pairs = [
+            (name, int(value) if isinstance(value, bool) else value)
+            for name, value in (options or {}).items()
+        ]
         self._engine = _core.Engine(threads, hash_mb, pairs)
         self._options = dict(pairs)
         self._tablebase: Tablebase | None = None
@@ -418,26 +330,26 @@ class Engine:
     def _search(
         self,
         board: PositionLike,
-        limit: Limit,
+        limit: Limit | None,
         *,
         callback: Callable[[SearchInfo], object] | None = None,
         root_moves: Iterable[Move] | None = None,
         multipv: int = 1,
     ) -> tuple[_core.SearchInfo, bool]:
         """The core's search, after the checks every search method shares, and the side to move."""
+        limit = Limit() if limit is None else limit
         if not isinstance(limit, Limit):
-            raise TypeError(f"limit must be a congo.Limit, got {type(limit).__name__}")
+            raise TypeError(f"limit must be a congo.Limit or None, got {type(limit).__name__}")
         if callback is not None and not callable(callback):
             raise TypeError(f"callback must be callable, got {type(callback).__name__}")
-        multipv = _check_multipv(multipv)
-        position, history = _position_and_history(board)
+        position = to_position(board)
         roots = _root_moves(position, root_moves)
         self._stop_pondering()
         on_iteration = None if callback is None else (lambda info: callback(_info(info)))
         remaining, increment, moves_to_go = limit._clock(position.turn)
         found = self._engine.search(
             position,
-            history,
+            _history(board),
             limit.depth,
             limit.nodes,
             limit.time,
@@ -454,17 +366,19 @@ class Engine:
     def search(
         self,
         board: PositionLike,
-        limit: Limit,
+        limit: Limit | None = None,
         *,
         callback: Callable[[SearchInfo], object] | None = None,
         root_moves: Iterable[Move] | None = None,
     ) -> SearchResult:
         """Searches a position (a :class:`~congo.Board`, whose move stack lets the search see
-        repetitions, a :class:`~congo.Position` or a FEN) within ``limit``.
+        repetitions, a :class:`~congo.Position` or a FEN) within ``limit``; with no limit (as for
+        :meth:`analysis`), until :meth:`stop` is called or Ctrl-C is pressed.
 
         ``callback``, if given, is called with a :class:`SearchInfo` after each completed iteration
         (on this thread); if it raises, the search stops and the exception propagates.
-        ``root_moves`` restricts the search to these moves (python-chess's name).
+        ``root_moves`` restricts the search to these moves (python-chess's name). Ctrl-C stops the
+        search within a few milliseconds and raises ``KeyboardInterrupt``; the engine stays usable.
 
         A finished game gives a result with ``move=None`` and its ``outcome``. Raises ``TypeError``
         for arguments of the wrong type, :class:`~congo.InvalidFenError` for a bad FEN,
@@ -481,7 +395,7 @@ class Engine:
             time=found.time,
             nps=found.nps,
             seldepth=found.seldepth,
-            outcome=_outcome(found.outcome),
+            outcome=found.outcome,
             ponder=found.ponder,
         )
 
@@ -535,7 +449,7 @@ class Engine:
         found, turn = self._search(board, limit, root_moves=root_moves)
         info = _result_infos(found, turn)[0]
         if ponder and found.move is not None and found.ponder is not None:
-            position = board.position if isinstance(board, Board) else _position_and_history(board)[0]
+            position = to_position(board)
             self._start_pondering(position.push(found.move).push(found.ponder))
         return PlayResult(found.move, found.ponder, info)
 
@@ -548,7 +462,7 @@ class Engine:
         def ponder() -> None:
             # Nothing to report an error to: pondering is best effort.
             with contextlib.suppress(Exception):
-                self._engine.search(position, [], prepared=True, ponder=True)
+                self._engine.search(position, None, prepared=True, ponder=True)
 
         self._ponder = threading.Thread(target=ponder, name="congo-ponder", daemon=True)
         self._ponder.start()
@@ -601,8 +515,8 @@ class Engine:
         """
         limit = Limit() if limit is None else limit
         if not isinstance(limit, Limit):
-            raise TypeError(f"limit must be a congo.Limit, got {type(limit).__name__}")
-        _check_multipv(multipv)
+            raise TypeError(f"limit must be a congo.Limit or None, got {type(limit).__name__}")
+        _core.check_multipv(multipv)
         done = object()
         infos: queue.SimpleQueue[object] = queue.SimpleQueue()
         failure: list[BaseException] = []
@@ -643,8 +557,7 @@ class Engine:
 
     def evaluate(self, board: PositionLike) -> int:
         """The static evaluation (no search) in centipawns for the side to move."""
-        position, _ = _position_and_history(board)
-        return self._engine.evaluate(position)
+        return self._engine.evaluate(to_position(board))
 
     def option(self, name: str) -> int:
         """The value of an option. Raises ``ValueError`` for an unknown name."""

@@ -90,9 +90,8 @@ def _repetitions(board: Board) -> int:
     is_repetition = getattr(board, "is_repetition", None)
     if is_repetition is not None:  # the board's own repetition rule, where it has one
         return 2 if is_repetition(3) else (1 if is_repetition(2) else 0)
-    now = board.position.zobrist_hash()
-    count = sum(1 for _, earlier in board._stack if earlier.zobrist_hash() == now)
-    return min(count, 2)
+    # The core's count, from the board's history (it counts the current position too).
+    return min(board._history.repetitions(board.position) - 1, 2)
 
 
 def _is_single(item: object) -> bool:

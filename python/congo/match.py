@@ -46,6 +46,7 @@ from congo.engine import (
     Score,
     SimpleEngine,
 )
+from congo.pieces import CROCODILE, ELEPHANT, GIRAFFE, LION, MONKEY, PAWN, SUPERPAWN, ZEBRA
 
 __all__ = [
     "MAX_GAMES",
@@ -74,7 +75,7 @@ MAX_GAMES = 1_000_000
 
 # Material values of the simple players (pawn, superpawn, monkey, giraffe, zebra, elephant, crocodile):
 # deliberately plain round numbers, independent of the engine's tuned weights.
-_MATERIAL = {1: 100, 2: 250, 3: 300, 4: 300, 5: 300, 6: 300, 7: 400, 8: 0}
+_MATERIAL = {PAWN: 100, SUPERPAWN: 250, MONKEY: 300, GIRAFFE: 300, ZEBRA: 300, ELEPHANT: 300, CROCODILE: 400}
 _WIN = 1_000_000
 
 
@@ -113,16 +114,15 @@ class RandomPlayer:
 
 def _material(position: Position) -> int:
     """Material balance for the side to move; a captured lion is a win or a loss."""
-    if not position.pieces_mask(8, position.turn):
+    if not position.pieces_mask(LION, position.turn):
         return -_WIN
-    if not position.pieces_mask(8, not position.turn):
+    if not position.pieces_mask(LION, not position.turn):
         return _WIN
     total = 0
     for piece_type, value in _MATERIAL.items():
-        if value:
-            own = bin(position.pieces_mask(piece_type, position.turn)).count("1")
-            theirs = bin(position.pieces_mask(piece_type, not position.turn)).count("1")
-            total += value * (own - theirs)
+        own = bin(position.pieces_mask(piece_type, position.turn)).count("1")
+        theirs = bin(position.pieces_mask(piece_type, not position.turn)).count("1")
+        total += value * (own - theirs)
     return total
 
 
@@ -158,8 +158,7 @@ class AlphaBetaPlayer:
     def _negamax(self, position: Position, depth: int, alpha: int, beta: int) -> int:
         outcome = position.outcome()
         if outcome is not None:
-            _, winner = outcome
-            return 0 if winner is None else -_WIN
+            return 0 if outcome.winner is None else -_WIN
         if depth == 0:
             return _material(position)
         moves = sorted(position.legal_moves(), key=lambda m: not position.is_capture(m))

@@ -7,7 +7,7 @@ A square is a plain int, ``sq = rank_index * 7 + file_index``: ``A1 == 0``, ``G1
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, MutableSet
-from typing import Final, SupportsInt, Union
+from typing import Callable, Final, SupportsInt, Union
 
 Square = int
 
@@ -95,6 +95,56 @@ BB_CASTLES: Final = (
 IntoSquareSet = Union[SupportsInt, Iterable[Square]]
 
 
+def _transformed(mask: int, square_map: Callable[[int, int], Square]) -> int:
+    """The mask with each square ``(file, rank)`` moved to ``square_map(file, rank)``."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        sq = low.bit_length() - 1
+        out |= 1 << square_map(sq % 7, sq // 7)
+        mask ^= low
+    return out
+
+
+def flip_vertical(bb: int) -> int:
+    """The mask with the ranks reversed (rank 1 becomes rank 7), as python-chess's
+    ``flip_vertical``."""
+    return _transformed(bb & BB_ALL, lambda f, r: (6 - r) * 7 + f)
+
+
+def flip_horizontal(bb: int) -> int:
+    """The mask with the files reversed (file a becomes file g). Congo's board is symmetric under
+    it: the river and both castles stay where they are, so ``Board.transform(flip_horizontal)``
+    is always a valid position."""
+    return _transformed(bb & BB_ALL, lambda f, r: r * 7 + (6 - f))
+
+
+def flip_diagonal(bb: int) -> int:
+    """The mask mirrored on the a1-g7 diagonal (files become ranks)."""
+    return _transformed(bb & BB_ALL, lambda f, r: f * 7 + r)
+
+
+def flip_anti_diagonal(bb: int) -> int:
+    """The mask mirrored on the a7-g1 diagonal."""
+    return _transformed(bb & BB_ALL, lambda f, r: (6 - f) * 7 + (6 - r))
+
+
+def _line(a: Square, b: Square) -> tuple[int, int] | None:
+    """The step ``(file, rank)`` from ``a`` toward ``b`` when they share a file, rank or diagonal."""
+    df, dr = square_file(b) - square_file(a), square_rank(b) - square_rank(a)
+    if (df, dr) == (0, 0) or not (df == 0 or dr == 0 or abs(df) == abs(dr)):
+        return None
+    return (df > 0) - (df < 0), (dr > 0) - (dr < 0)
+
+
+def _walk(sq: Square, step: tuple[int, int]) -> Iterator[Square]:
+    """The squares from ``sq`` (excluded) in the direction ``step`` to the edge of the board."""
+    f, r = square_file(sq) + step[0], square_rank(sq) + step[1]
+    while 0 <= f < 7 and 0 <= r < 7:
+        yield r * 7 + f
+        f, r = f + step[0], r + step[1]
+
+
 def _mask(squares: IntoSquareSet) -> int:
     if isinstance(squares, SquareSet):
         return squares.mask
@@ -117,7 +167,7 @@ class SquareSet(MutableSet[Square]):
     iterables of squares. ``int(s)`` is the mask.
 
     >>> SquareSet([A1, D4])
-    SquareSet(0x0000_0100_0001)
+    SquareSet(0x0_0000_0100_0001)
     """
 
     __slots__ = ("mask",)
@@ -183,7 +233,93 @@ class SquareSet(MutableSet[Square]):
 
     def mirror(self) -> SquareSet:
         """The set seen from the other side (ranks reversed)."""
-        return SquareSet(sum(1 << square_mirror(sq) for sq in self))
+        return SquareSet(flip_vertical(self.mask))
+
+    # python-chess's set methods: every argument may be a SquareSet, a mask or squares.
+    def union(self, other: IntoSquareSet) -> SquareSet:
+        """The squares in either set."""
+        return self | other
+
+    def intersection(self, other: IntoSquareSet) -> SquareSet:
+        """The squares in both sets."""
+        return self & other
+
+    def difference(self, other: IntoSquareSet) -> SquareSet:
+        """The squares of this set that are not in ``other``."""
+        return self - other
+
+    def symmetric_difference(self, other: IntoSquareSet) -> SquareSet:
+        """The squares in exactly one of the sets."""
+        return self ^ other
+
+    def issubset(self, other: IntoSquareSet) -> bool:
+        """Whether every square of this set is in ``other``."""
+        return not self.mask & ~_mask(other)
+
+    def issuperset(self, other: IntoSquareSet) -> bool:
+        """Whether every square of ``other`` is in this set."""
+        return not _mask(other) & ~self.mask
+
+    def isdisjoint(self, other: IntoSquareSet) -> bool:
+        """Whether the sets share no square."""
+        return not self.mask & _mask(other)
+
+    def update(self, *others: IntoSquareSet) -> None:
+        """Adds the squares of every argument."""
+        for other in others:
+            self |= other
+
+    def intersection_update(self, *others: IntoSquareSet) -> None:
+        """Keeps only the squares in every argument."""
+        for other in others:
+            self &= other
+
+    def difference_update(self, other: IntoSquareSet) -> None:
+        """Removes the squares of ``other``."""
+        self -= other
+
+    def symmetric_difference_update(self, other: IntoSquareSet) -> None:
+        """Keeps the squares in exactly one of the sets."""
+        self ^= other
+
+    def carry_rippler(self) -> Iterator[int]:
+        """Every subset of this set, as masks, starting with 0 (the carry-rippler trick)."""
+        mask = self.mask
+        subset = 0
+        while True:
+            yield subset
+            subset = (subset - mask) & mask
+            if not subset:
+                break
+
+    @classmethod
+    def from_square(cls, sq: Square) -> SquareSet:
+        """The set of one square. Raises ``ValueError`` off the board."""
+        return cls(1 << _check_square(sq))
+
+    @classmethod
+    def ray(cls, a: Square, b: Square) -> SquareSet:
+        """The whole line (file, rank or diagonal) through two squares, edge to edge, both included;
+        empty when they share none."""
+        step = _line(_check_square(a), _check_square(b))
+        if step is None:
+            return cls()
+        back = (-step[0], -step[1])
+        return cls([a, *_walk(a, step), *_walk(a, back)])
+
+    @classmethod
+    def between(cls, a: Square, b: Square) -> SquareSet:
+        """The squares strictly between two squares on a shared line; empty when they share none
+        or are neighbours."""
+        step = _line(_check_square(a), _check_square(b))
+        if step is None:
+            return cls()
+        squares = []
+        for sq in _walk(a, step):
+            if sq == b:
+                break
+            squares.append(sq)
+        return cls(squares)
 
     # Operators.
     def __and__(self, other: IntoSquareSet) -> SquareSet:
@@ -233,14 +369,31 @@ class SquareSet(MutableSet[Square]):
         return bool(self.mask)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, (SquareSet, int)):
-            return self.mask == int(other)
-        return NotImplemented
+        """Equal to another set, a mask or any iterable of the same squares."""
+        if isinstance(other, str):
+            return NotImplemented
+        try:
+            return self.mask == _mask(other)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return NotImplemented
+
+    def __le__(self, other: IntoSquareSet) -> bool:
+        return self.issubset(other)
+
+    def __ge__(self, other: IntoSquareSet) -> bool:
+        return self.issuperset(other)
+
+    def __lt__(self, other: IntoSquareSet) -> bool:
+        return self.issubset(other) and self.mask != _mask(other)
+
+    def __gt__(self, other: IntoSquareSet) -> bool:
+        return self.issuperset(other) and self.mask != _mask(other)
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like python-chess
 
     def __repr__(self) -> str:
-        return f"SquareSet({self.mask:#016_x})"
+        """Always the 13 hex digits of a 49-bit mask: ``SquareSet(0x0_0000_0100_0001)``."""
+        return f"SquareSet({self.mask:#018_x})"
 
     def __str__(self) -> str:
         rows = []

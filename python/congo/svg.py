@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping
 from typing import Final, Union
 
 from congo._core import Move, Position
-from congo.board import Board
+from congo.board import Board, to_position
 from congo.pieces import BLACK, PIECE_NAMES, WHITE, Color, Piece
 from congo.squares import (
     BB_CASTLES,
@@ -304,11 +304,11 @@ def _path_of(item: ArrowLike) -> tuple[list[Square], str | None]:
 
 
 def _position(board: Board | Position | None) -> Position | None:
-    if board is None or isinstance(board, Position):
-        return board
-    if isinstance(board, Board):
-        return board.position
-    raise TypeError(f"expected a congo.Board, a congo.Position or None, got {type(board).__name__}")
+    if board is None:
+        return None
+    if not isinstance(board, (Board, Position)):
+        raise TypeError(f"expected a congo.Board, a congo.Position or None, got {type(board).__name__}")
+    return to_position(board)
 
 
 # -- public functions -----------------------------------------------------------------------------
@@ -387,7 +387,7 @@ def board(
         "<title>Congo board</title>" if position is None else f"<title>{html.escape(position.fen())}</title>",
     ]
 
-    pieces = {} if position is None else {sq: Piece(t, c) for sq, (t, c) in position.piece_map().items()}
+    pieces = {} if position is None else position.piece_map()
     used = sorted({p for p in pieces.values()}, key=lambda p: (not p.color, p.piece_type))
     out.append("<defs>")
     out.append(_clip_def())

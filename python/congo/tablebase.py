@@ -30,9 +30,8 @@ from types import TracebackType
 from typing import Callable, Union
 
 from congo import _core
-from congo._core import Move, Position, TablebaseError
-from congo.board import Board
-from congo.bulk import _position
+from congo._core import Move, TablebaseError
+from congo.board import PositionLike, to_position
 
 __all__ = [
     "MAX_MEN",
@@ -54,8 +53,6 @@ MAX_MEN = 5
 """The most men (pieces, both lions included) a table holds."""
 
 PathLike = Union[str, "os.PathLike[str]"]
-PositionLike = Union[Board, Position, str]
-"""A position to probe: a :class:`~congo.Board`, a :class:`~congo.Position` or a FEN."""
 
 
 def default_directory() -> Path:
@@ -109,13 +106,13 @@ class Tablebase:
         ``0`` a draw (or a position already lost, where the side to move has no legal move:
         :meth:`probe_wdl` tells them apart). ``None`` if the position is not in the tables (too
         many men, or a table missing)."""
-        found = self._tb.probe(_position(board))
+        found = self._tb.probe(to_position(board))
         return None if found is None else found[1]
 
     def probe_wdl(self, board: PositionLike) -> int | None:
         """``1`` if the side to move wins, ``0`` for a draw, ``-1`` if it loses; ``None`` outside
         the tables."""
-        found = self._tb.probe(_position(board))
+        found = self._tb.probe(to_position(board))
         return None if found is None else found[0]
 
     def root_moves(self, board: PositionLike) -> list[tuple[Move, int]] | None:
@@ -123,7 +120,7 @@ class Tablebase:
         (as :meth:`probe_dtm`: positive wins, negative losses, 0 draws), best first: the quickest
         win, then slower wins, draws, the slowest loss, the quickest. ``None`` outside the
         tables."""
-        found = self._tb.root_moves(_position(board))
+        found = self._tb.root_moves(to_position(board))
         return None if found is None else [(move, dtm) for move, _, dtm in found]
 
     def best_move(self, board: PositionLike) -> Move | None:
@@ -139,7 +136,7 @@ class Tablebase:
             raise TypeError(f"max_plies must be an int, got {type(max_plies).__name__}")
         if max_plies < 0:
             raise ValueError(f"max_plies must not be negative, got {max_plies}")
-        return self._tb.best_line(_position(board), max_plies)
+        return self._tb.best_line(to_position(board), max_plies)
 
     def load_all(self) -> None:
         """Reads every table now and checks it against its checksum (otherwise a table is read,

@@ -98,12 +98,12 @@ impl From<PositionError> for ParseFenError {
 
 /// Parses the placement field alone.
 pub fn parse_board(placement: &str) -> Result<Board, FenError> {
-    let ranks: Vec<&str> = placement.split('/').collect();
-    if ranks.len() != 7 {
-        return Err(FenError::WrongRankCount { found: ranks.len() });
+    let found = placement.split('/').count();
+    if found != 7 {
+        return Err(FenError::WrongRankCount { found });
     }
     let mut board = Board::empty();
-    for (i, text) in ranks.iter().enumerate() {
+    for (i, text) in placement.split('/').enumerate() {
         let rank = 6 - i as u8;
         let mut file = 0usize;
         for ch in text.chars() {
@@ -127,13 +127,11 @@ pub fn parse_board(placement: &str) -> Result<Board, FenError> {
 
 /// Parses a position string without checking that the position is valid.
 pub fn parse_setup(fen: &str) -> Result<Setup, FenError> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let (placement, turn, fullmove) = match fields.as_slice() {
-        [] => return Err(FenError::Empty),
-        [p] => (*p, None, None),
-        [p, t] => (*p, Some(*t), None),
-        [p, t, n] => (*p, Some(*t), Some(*n)),
-        _ => return Err(FenError::TooManyFields { found: fields.len() }),
+    let mut fields = fen.split_whitespace();
+    let (placement, turn, fullmove) = match (fields.next(), fields.next(), fields.next(), fields.next()) {
+        (None, ..) => return Err(FenError::Empty),
+        (Some(p), t, n, None) => (p, t, n),
+        (Some(_), ..) => return Err(FenError::TooManyFields { found: fen.split_whitespace().count() }),
     };
     let board = parse_board(placement)?;
     let turn = match turn {

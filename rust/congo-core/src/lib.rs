@@ -16,7 +16,10 @@
 
 pub mod bitboard;
 pub mod board;
+pub mod bounds;
 pub mod fen;
+pub mod history;
+pub mod interrupt;
 pub mod learn;
 mod movegen;
 pub mod moves;
@@ -39,13 +42,19 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
+pub use bounds::{OutOfRange, MAX_FULLMOVE, MAX_PERFT_DEPTH};
 pub use fen::{FenError, ParseFenError, STARTING_BOARD_FEN, STARTING_FEN};
+pub use history::{History, HistoryError};
+pub use interrupt::{Interrupt, Interrupted, Never};
 pub use moves::{Move, MoveList, Path, PathError};
 pub use notation::{parse_move, MoveSyntaxError};
 pub use outcome::{Outcome, Termination};
-pub use perft::{divide, perft, perft_full};
+pub use perft::{
+    divide, divide_each, divide_interruptible, perft, perft_full, perft_full_interruptible,
+    perft_interruptible,
+};
 pub use piece::{Color, Piece, Role};
-pub use playout::{random_playouts, PlayoutStats};
+pub use playout::{random_playouts, random_playouts_interruptible, PlayoutStats};
 pub use position::{IllegalMoveError, IllegalReason, Position, PositionError, Setup, MAX_PIECES_PER_COLOR};
-pub use san::{parse_san, san, san_line, san_of, SanError};
+pub use san::{lan, lan_of, parse_san, san, san_line, san_of, SanError};
 pub use square::Square;

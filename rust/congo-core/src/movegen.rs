@@ -4,7 +4,7 @@ use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList, Path};
 use crate::piece::Role;
 use crate::position::Position;
-use crate::rules::{self, monkey, Sides};
+use crate::rules::{self, monkey, pawn, Sides};
 use crate::square::Square;
 
 impl Position {
@@ -38,10 +38,32 @@ impl Position {
     /// Calls `emit` for every legal move, piece type by piece type.
     #[inline]
     pub fn for_each_move(&self, emit: &mut impl FnMut(Move)) {
+        self.for_each_move_onto(|_, _| Bitboard::FULL, emit);
+    }
+
+    /// Calls `emit` for every capture (every monkey chain among them), in generation order.
+    pub fn for_each_capture(&self, emit: &mut impl FnMut(Move)) {
+        self.for_each_move_onto(|_, sides| sides.enemy, emit);
+    }
+
+    /// Calls `emit` for every move that changes the material: the captures (every monkey chain among
+    /// them) and the promotions. What the search's quiescence looks at.
+    pub fn for_each_capture_or_promotion(&self, emit: &mut impl FnMut(Move)) {
+        let promotion = pawn::promotion_squares(self.turn);
+        self.for_each_move_onto(
+            |role, sides| if role == Role::Pawn { sides.enemy | promotion } else { sides.enemy },
+            emit,
+        );
+    }
+
+    /// Calls `emit` for every monkey chain and every single-leg move onto `onto(role, sides)`.
+    #[inline]
+    fn for_each_move_onto(&self, onto: impl Fn(Role, &Sides) -> Bitboard, emit: &mut impl FnMut(Move)) {
         let Some(sides) = self.sides() else { return };
         for role in Role::ALL {
+            let onto = onto(role, &sides);
             for from in self.board.by_role(role) & sides.own {
-                piece_moves(role, from, &sides, emit);
+                piece_moves(role, from, &sides, onto, emit);
             }
         }
     }
@@ -53,8 +75,30 @@ impl Position {
             return;
         }
         if let Some(role) = self.board.role_at(from) {
-            piece_moves(role, from, &sides, emit);
+            piece_moves(role, from, &sides, Bitboard::FULL, emit);
         }
+    }
+
+    /// The legal move with this path of the side to move's piece of `role` standing on its
+    /// from-square, if there is one. A single leg is checked against the piece's targets; only a
+    /// monkey's jumps need its chains.
+    pub(crate) fn find_move_of(&self, role: Role, path: &Path) -> Option<Move> {
+        let sides = self.sides()?;
+        let (from, to) = (path.from(), path.to());
+        if !path.is_chain() && rules::targets(role, from, &sides).contains(to) {
+            let captured = Bitboard::from_square(to) & sides.enemy;
+            return Some(Move { path: *path, captured, role });
+        }
+        if role != Role::Monkey {
+            return None;
+        }
+        let mut found = None;
+        monkey::for_each_chain(from, &sides, &mut |m| {
+            if m.path == *path {
+                found = Some(m);
+            }
+        });
+        found
     }
 
     /// The number of legal moves, counted without building them.
@@ -125,9 +169,11 @@ impl Position {
     }
 }
 
+/// The moves of the piece of `role` on `from`: its single-leg moves onto `onto`, and a monkey's jump
+/// chains.
 #[inline]
-fn piece_moves(role: Role, from: Square, sides: &Sides, emit: &mut impl FnMut(Move)) {
-    for to in rules::targets(role, from, sides) {
+fn piece_moves(role: Role, from: Square, sides: &Sides, onto: Bitboard, emit: &mut impl FnMut(Move)) {
+    for to in rules::targets(role, from, sides) & onto {
         let captured = Bitboard::from_square(to) & sides.enemy;
         emit(Move { path: Path::single(from, to), captured, role });
     }

@@ -1,5 +1,6 @@
-//! The end of the game (RULES §8), the part that needs no history: a captured lion, no legal move,
-//! bare lions. Repetition and ply limits depend on a game's history and are judged by its caller.
+//! The end of the game (RULES §8): by the rules alone ([`Position::outcome`]: a captured lion, no
+//! legal move, bare lions), and with a game's history ([`Position::game_outcome`]: a claimed
+//! threefold repetition, a caller's ply limit).
 
 use core::fmt;
 
@@ -17,6 +18,21 @@ pub enum Termination {
     NoLegalMoves,
     /// Only the two lions are left and the side to move cannot capture the other: a draw.
     BareLions,
+    /// The same position occurred for the third time and a draw was claimed.
+    ThreefoldRepetition,
+    /// The caller's ply limit was reached: a draw.
+    MoveLimit,
+}
+
+impl Termination {
+    /// Every termination, in the order of the Python enum's values (1 …).
+    pub const ALL: [Termination; 5] = [
+        Termination::LionCaptured,
+        Termination::NoLegalMoves,
+        Termination::BareLions,
+        Termination::ThreefoldRepetition,
+        Termination::MoveLimit,
+    ];
 }
 
 /// The result of a finished game.
@@ -57,6 +73,29 @@ impl Position {
         }
         if !self.has_legal_moves() {
             return Some(Outcome { termination: Termination::NoLegalMoves, winner: Some(!self.turn()) });
+        }
+        None
+    }
+
+    /// The outcome of a game that reached this position: by the rules ([`Position::outcome`]); else
+    /// a draw once `plies` moves have been played and `max_plies` is reached; else, with
+    /// `claim_draw`, a draw by threefold repetition. `earlier` holds the game's positions before
+    /// this one, newest first.
+    pub fn game_outcome<'a>(
+        &'a self,
+        earlier: impl IntoIterator<Item = &'a Position> + 'a,
+        plies: u64,
+        claim_draw: bool,
+        max_plies: Option<u64>,
+    ) -> Option<Outcome> {
+        if let Some(outcome) = self.outcome() {
+            return Some(outcome);
+        }
+        if max_plies.is_some_and(|limit| plies >= limit) {
+            return Some(Outcome { termination: Termination::MoveLimit, winner: None });
+        }
+        if claim_draw && self.repetitions(earlier) >= 3 {
+            return Some(Outcome { termination: Termination::ThreefoldRepetition, winner: None });
         }
         None
     }

@@ -1,5 +1,6 @@
 //! Random playouts: whole games of uniformly random legal moves, for Monte Carlo bots and benchmarks.
 
+use crate::interrupt::{Interrupt, Interrupted, Never, Ticker};
 use crate::outcome::Termination;
 use crate::piece::Color;
 use crate::position::Position;
@@ -20,10 +21,25 @@ pub struct PlayoutStats {
 /// Plays `games` random games from `start`, each until the rules end it (a captured lion, no legal
 /// move, bare lions) or `max_plies` moves have been played (a draw). Reproducible from `seed`.
 pub fn random_playouts(start: &Position, games: u64, seed: u64, max_plies: u32) -> PlayoutStats {
+    random_playouts_interruptible(start, games, seed, max_plies, Never).unwrap_or_default()
+}
+
+/// [`random_playouts`], stopped by `interrupt` (asked about every [`Interrupt::INTERVAL`] moves).
+pub fn random_playouts_interruptible(
+    start: &Position,
+    games: u64,
+    seed: u64,
+    max_plies: u32,
+    interrupt: impl Interrupt,
+) -> Result<PlayoutStats, Interrupted> {
     let mut rng = SplitMix64::new(seed);
+    let mut ticker = Ticker::new(interrupt);
     let mut stats = PlayoutStats { games, ..PlayoutStats::default() };
     for _ in 0..games {
-        let (winner, plies) = random_game(start, &mut rng, max_plies);
+        let (winner, plies) = play_random_game(start, &mut rng, max_plies, &mut ticker);
+        if ticker.stopped() {
+            return Err(Interrupted);
+        }
         stats.plies += u64::from(plies);
         match winner {
             Some(Color::White) => stats.white_wins += 1,
@@ -31,13 +47,25 @@ pub fn random_playouts(start: &Position, games: u64, seed: u64, max_plies: u32) 
             None => stats.draws += 1,
         }
     }
-    stats
+    Ok(stats)
 }
 
 /// One random game: the winner (`None` for a draw) and the number of moves played.
 pub fn random_game(start: &Position, rng: &mut SplitMix64, max_plies: u32) -> (Option<Color>, u32) {
+    play_random_game(start, rng, max_plies, &mut Ticker::new(Never))
+}
+
+fn play_random_game<I: Interrupt>(
+    start: &Position,
+    rng: &mut SplitMix64,
+    max_plies: u32,
+    ticker: &mut Ticker<I>,
+) -> (Option<Color>, u32) {
     let mut pos = *start;
     for ply in 0..max_plies {
+        if ticker.tick(1) {
+            return (None, ply);
+        }
         // The cheap end-of-game tests first; "no legal move" falls out of generating the moves.
         if pos.is_decided() || pos.is_bare_lions() {
             return (pos.outcome().and_then(|o| o.winner), ply);
@@ -78,5 +106,17 @@ mod tests {
     fn the_ply_limit_draws() {
         let stats = random_playouts(&Position::start(), 10, 3, 0);
         assert_eq!((stats.draws, stats.plies), (10, 0));
+    }
+
+    #[test]
+    fn a_set_flag_interrupts_the_playouts() {
+        let stop = std::sync::atomic::AtomicBool::new(true);
+        let start = Position::start();
+        assert_eq!(random_playouts_interruptible(&start, u64::MAX, 1, u32::MAX, &stop), Err(Interrupted));
+        let go = std::sync::atomic::AtomicBool::new(false);
+        assert_eq!(
+            random_playouts_interruptible(&start, 50, 7, 300, &go),
+            Ok(random_playouts(&start, 50, 7, 300))
+        );
     }
 }

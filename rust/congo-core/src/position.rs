@@ -244,13 +244,20 @@ impl Position {
             Some(piece) if piece.color == self.turn => piece,
             _ => return Err(illegal(IllegalReason::NoPieceOfSideToMove)),
         };
-        let mut found = None;
-        self.for_each_move_from(path.from(), &mut |m| {
-            if m.path == *path {
+        self.find_move_of(piece.role, path).ok_or(illegal(IllegalReason::NotAMoveOfThePiece(piece)))
+    }
+
+    /// The legal move from `from` to `to`: the single-leg move if there is one, else the monkey
+    /// chain from `from` ending on `to` with the fewest jumps (the first generated among equally
+    /// short ones), else `None`.
+    pub fn find_move_between(&self, from: Square, to: Square) -> Option<Move> {
+        let mut found: Option<Move> = None;
+        self.for_each_move_from(from, &mut |m| {
+            if m.to() == to && found.is_none_or(|best| m.path.legs() < best.path.legs()) {
                 found = Some(m);
             }
         });
-        found.ok_or(illegal(IllegalReason::NotAMoveOfThePiece(piece)))
+        found
     }
 
     /// Whether a path is a legal move here.
@@ -328,6 +335,43 @@ impl Position {
         }
         self.turn = them;
         self.hash = hash;
+    }
+
+    /// The position with a square set or cleared (`None`), validated like any other.
+    pub fn with_piece_at(&self, sq: Square, piece: Option<Piece>) -> Result<Position, PositionError> {
+        let mut setup = self.to_setup();
+        setup.board.set_piece_at(sq, piece);
+        Position::from_setup(setup)
+    }
+
+    /// The position with another side to move (same placement and move number).
+    #[must_use]
+    pub fn with_turn(&self, turn: Color) -> Position {
+        if turn == self.turn {
+            return *self;
+        }
+        let mut next = *self;
+        next.turn = turn;
+        next.hash ^= zobrist::WHITE_TO_MOVE;
+        next
+    }
+
+    /// The position with another move number.
+    #[must_use]
+    pub fn with_fullmove(&self, fullmove: u32) -> Position {
+        Position { fullmove, ..*self }
+    }
+
+    /// A key equal for two positions exactly when they are the same for repetition: placement and
+    /// side to move (not the move number). One byte per square (0 empty, else the piece's code),
+    /// then the side to move.
+    pub fn transposition_key(&self) -> [u8; 50] {
+        let mut key = [0u8; 50];
+        for (sq, piece) in self.board.pieces() {
+            key[sq.index()] = 1 + piece.role.index() as u8 + if piece.color.is_white() { 0 } else { 8 };
+        }
+        key[49] = u8::from(self.turn.is_white());
+        key
     }
 
     /// The position with colours swapped and the board turned around.

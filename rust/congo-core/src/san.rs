@@ -77,12 +77,26 @@ pub fn san(position: &Position, path: &Path) -> Result<String, IllegalMoveError>
     Ok(san_of(position, &position.find_move(path)?))
 }
 
-/// The SAN of a move generated for this position.
-pub fn san_of(position: &Position, m: &Move) -> String {
-    let mut out = String::with_capacity(8);
+/// A move's text starts with its piece's letter (none for a pawn), in SAN and LAN alike.
+fn with_piece_letter(m: &Move) -> String {
+    let mut out = String::with_capacity(12);
     if m.role != Role::Pawn {
         out.push(m.role.upper_char());
     }
+    out
+}
+
+/// A move that wins (it captures the enemy lion or leaves the opponent without a legal move) is
+/// marked `#`, in SAN and LAN alike.
+fn mark_win(out: &mut String, position: &Position, m: &Move) {
+    if !position.play_unchecked(m).has_legal_moves() {
+        out.push('#');
+    }
+}
+
+/// The SAN of a move generated for this position.
+pub fn san_of(position: &Position, m: &Move) -> String {
+    let mut out = with_piece_letter(m);
 
     // The other legal moves this text could otherwise stand for: same piece type, same landing squares.
     let mut shares_file = false;
@@ -127,10 +141,30 @@ pub fn san_of(position: &Position, m: &Move) -> String {
         out.push(f as char);
         out.push(r as char);
     }
-    if !position.play_unchecked(m).has_legal_moves() {
-        // Either the enemy lion was captured or the opponent has no legal move: the mover has won.
-        out.push('#');
+    mark_win(&mut out, position, m);
+    out
+}
+
+/// The long algebraic form of a legal move given by its path: the piece letter (none for a pawn),
+/// the from-square, then each landing square after `-` for a move or `x` for a capture, and `#`
+/// for a winning move: `Zg1-f3`, `d3xe4`, `Mb1xd3xf5`. Fails if the move is not legal here.
+pub fn lan(position: &Position, path: &Path) -> Result<String, IllegalMoveError> {
+    Ok(lan_of(position, &position.find_move(path)?))
+}
+
+/// The long algebraic form of a move generated for this position (see [`lan`]).
+pub fn lan_of(position: &Position, m: &Move) -> String {
+    let mut out = with_piece_letter(m);
+    let separator = if m.is_capture() { 'x' } else { '-' };
+    for (i, sq) in m.path.squares().enumerate() {
+        if i > 0 {
+            out.push(separator);
+        }
+        let [f, r] = sq.name_bytes();
+        out.push(f as char);
+        out.push(r as char);
     }
+    mark_win(&mut out, position, m);
     out
 }
 
@@ -417,6 +451,17 @@ mod tests {
         for m in p.legal_moves() {
             assert_eq!(parse_san(&p, &san_of(&p, &m)).unwrap(), m);
         }
+    }
+
+    #[test]
+    fn long_algebraic() {
+        let start = Position::start();
+        assert_eq!(lan(&start, &parse_move("g1f3").unwrap()).unwrap(), "Zg1-f3");
+        assert_eq!(lan(&start, &parse_move("d2d3").unwrap()).unwrap(), "d2-d3");
+        let monkey = Position::from_fen("7/4l2/7/4c2/7/2p4/1M1L3 w 1").unwrap();
+        assert_eq!(lan(&monkey, &parse_move("b1d3f5").unwrap()).unwrap(), "Mb1xd3xf5");
+        assert_eq!(lan(&monkey, &parse_move("b1d3f5d7").unwrap()).unwrap(), "Mb1xd3xf5xd7#");
+        assert!(lan(&start, &parse_move("a1a2").unwrap()).is_err());
     }
 
     #[test]

@@ -540,3 +540,16 @@ fn captures_are_told_by_the_move_or_its_target() {
         "not legal (a monkey step), but an enemy stands on c2"
     );
 }
+
+#[test]
+fn a_move_is_found_by_its_from_and_to_squares() {
+    let p = pos("7/4l2/7/4c2/7/2p4/1M1L3 w 1");
+    let found = |from: &str, to: &str| {
+        p.find_move_between(Square::parse(from).unwrap(), Square::parse(to).unwrap()).map(|m| m.uci())
+    };
+    assert_eq!(found("b1", "b2").as_deref(), Some("b1b2"));
+    assert_eq!(found("b1", "f5").as_deref(), Some("b1d3f5"));
+    assert_eq!(found("b1", "d7").as_deref(), Some("b1d3f5d7"));
+    assert_eq!(found("b1", "g7"), None);
+    assert_eq!(found("c2", "c1"), None); // not the side to move's piece
+}

@@ -2,20 +2,27 @@
 //! one completed iteration. The Python-facing API (`congo.Engine`, `Limit`, `SearchResult`,
 //! `Score`) is built on these in `congo/engine.py`.
 //!
-//! The GIL is released for the whole search; a progress callback re-acquires it only once per
-//! completed iteration. `stop()` only sets an atomic flag, so it works from any thread while
-//! another one searches.
+//! The search runs on a thread of its own with the GIL released. The calling thread waits for it
+//! without the GIL, wakes every few milliseconds to let Python run its signal handlers (Ctrl-C
+//! stops the search and raises `KeyboardInterrupt`), and calls the progress callback, on the
+//! caller's thread, after each completed iteration. `stop()` only sets an atomic flag, so it works
+//! from any thread while another one searches.
 
+use std::sync::mpsc;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::Duration;
 
 use congo_core::search::{self, Bound as ScoreBound, Engine, Limits, SearchInfo, SearchOptions, StopHandle};
-use congo_core::{self as core, Move, Outcome, Termination};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use congo_core::Move;
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::convert;
+use crate::history::PyHistory;
 use crate::moves::PyMove;
 use crate::position::PyPosition;
+use crate::pytypes;
+use crate::signals::POLL;
 
 /// A search engine: transposition table, threads, parameters. Searches release the GIL.
 #[pyclass(frozen, module = "congo._core", name = "Engine")]
@@ -43,8 +50,8 @@ pub struct PySearchInfo {
     time: f64,
     nps: u64,
     hashfull: u32,
-    /// Why there is no move: `(termination, winner)` as in `Position.outcome()`, else `None`.
-    outcome: Option<(u8, Option<bool>)>,
+    /// Why there is no move: the finished game's `Outcome`, else `None`.
+    outcome: Option<Py<PyAny>>,
     /// The line's number, from 1 (`MultiPV`).
     multipv: u32,
     /// `"exact"`, or `"lower"` / `"upper"` for a score outside an aspiration window.
@@ -68,15 +75,6 @@ fn bound_name(bound: ScoreBound) -> &'static str {
 
 fn moves_to_python(py: Python<'_>, moves: &[Move]) -> PyResult<Vec<Py<PyMove>>> {
     moves.iter().map(|m| PyMove::object(py, m.path)).collect()
-}
-
-fn outcome_code(outcome: Outcome) -> (u8, Option<bool>) {
-    let code = match outcome.termination {
-        Termination::LionCaptured => 1,
-        Termination::NoLegalMoves => 2,
-        Termination::BareLions => 3,
-    };
-    (code, outcome.winner.map(core::Color::is_white))
 }
 
 impl PySearchInfo {
@@ -113,7 +111,7 @@ impl PySearchInfo {
             time: result.time.as_secs_f64(),
             nps: result.nps(),
             hashfull: 0,
-            outcome: result.outcome.map(outcome_code),
+            outcome: result.outcome.map(|o| pytypes::outcome(py, o)).transpose()?,
             multipv: 1,
             bound: bound_name(ScoreBound::Exact),
             ponder: result.ponder.map(|m| PyMove::object(py, m.path)).transpose()?,
@@ -151,32 +149,127 @@ impl PyEngine {
     }
 }
 
+/// Search limits as Python passes them, checked by the core (the one place their ranges live).
+#[allow(clippy::too_many_arguments)]
+fn limits(
+    depth: Option<&Bound<'_, PyAny>>,
+    nodes: Option<&Bound<'_, PyAny>>,
+    time: Option<&Bound<'_, PyAny>>,
+    mate: Option<&Bound<'_, PyAny>>,
+    remaining: Option<&Bound<'_, PyAny>>,
+    increment: Option<&Bound<'_, PyAny>>,
+    moves_to_go: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Limits> {
+    let int = |value: Option<&Bound<'_, PyAny>>, name| value.map(|v| convert::int(v, name)).transpose();
+    let seconds =
+        |value: Option<&Bound<'_, PyAny>>, name| value.map(|v| convert::seconds(v, name)).transpose();
+    let (mate, moves_to_go) = (int(mate, "mate")?, int(moves_to_go, "remaining_moves")?);
+    let (remaining, increment) = (seconds(remaining, "a clock")?, seconds(increment, "an increment")?);
+    Limits::checked(int(depth, "depth")?, int(nodes, "nodes")?, seconds(time, "time")?)
+        .and_then(|limits| limits.with_checked(mate, remaining, increment, moves_to_go))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Checks search limits: `TypeError` for a value of the wrong type, `ValueError` out of range.
+#[pyfunction]
+#[pyo3(signature = (depth = None, nodes = None, time = None, *, mate = None, remaining = None, increment = None, moves_to_go = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn check_limits(
+    depth: Option<&Bound<'_, PyAny>>,
+    nodes: Option<&Bound<'_, PyAny>>,
+    time: Option<&Bound<'_, PyAny>>,
+    mate: Option<&Bound<'_, PyAny>>,
+    remaining: Option<&Bound<'_, PyAny>>,
+    increment: Option<&Bound<'_, PyAny>>,
+    moves_to_go: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    limits(depth, nodes, time, mate, remaining, increment, moves_to_go).map(|_| ())
+}
+
+/// A number of lines, checked: `1..=MAX_MULTIPV`.
+fn multipv_count(multipv: &Bound<'_, PyAny>) -> PyResult<usize> {
+    Ok(convert::ranged(multipv, "multipv", 1, search::MAX_MULTIPV as u64)? as usize)
+}
+
+/// Checks a number of lines: `TypeError` for a non-int, `ValueError` outside `1..=MAX_MULTIPV`.
+#[pyfunction]
+pub fn check_multipv(multipv: &Bound<'_, PyAny>) -> PyResult<()> {
+    multipv_count(multipv).map(|_| ())
+}
+
+/// Waits (without the GIL) for the search to end: hands each completed iteration to the callback
+/// and, every [`POLL`], lets Python run its signal handlers. The first exception (from the callback
+/// or a handler) stops the search and is returned.
+fn wait(
+    receiver: &mpsc::Receiver<SearchInfo>,
+    callback: Option<&Py<PyAny>>,
+    stop: &StopHandle,
+) -> Option<PyErr> {
+    let mut error: Option<PyErr> = None;
+    loop {
+        match receiver.recv_timeout(POLL) {
+            Ok(info) => {
+                let (Some(callback), None) = (callback, &error) else { continue };
+                let outcome = Python::attach(|py| -> PyResult<()> {
+                    let info = Py::new(py, PySearchInfo::from_info(py, &info)?)?;
+                    callback.call1(py, (info,))?;
+                    Ok(())
+                });
+                if let Err(e) = outcome {
+                    error = Some(e);
+                    stop.stop();
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if error.is_none() {
+                    if let Err(e) = crate::signals::run_handlers() {
+                        error = Some(e);
+                        stop.stop();
+                    }
+                }
+            }
+            // The search has returned (its sender is gone).
+            Err(mpsc::RecvTimeoutError::Disconnected) => return error,
+        }
+    }
+}
+
 #[pymethods]
 impl PyEngine {
     /// An engine with `threads` search threads and a `hash_mb` MiB transposition table; `options` are
-    /// `(name, value)` pairs from `Engine.option_info()`.
+    /// `(name, value)` pairs from `Engine.option_info()`. The ranges are the core's
+    /// (`MAX_THREADS`, `MAX_HASH_MB`, at most half the machine's memory, each option's own).
     #[new]
-    #[pyo3(signature = (threads = 1, hash_mb = 64, options = Vec::new()))]
-    fn new(threads: i64, hash_mb: i64, options: Vec<(String, i64)>) -> PyResult<PyEngine> {
-        // Out-of-range values (negative ones included) become 0, which the core rejects; the
-        // messages quote what the caller passed.
-        let thread_count = usize::try_from(threads).unwrap_or(0);
-        let hash = usize::try_from(hash_mb).unwrap_or(0);
+    #[pyo3(signature = (threads = None, hash_mb = None, options = None))]
+    fn new(
+        threads: Option<&Bound<'_, PyAny>>,
+        hash_mb: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyEngine> {
+        let engine_error = |e: search::EngineError| match e {
+            search::EngineError::OutOfMemory(_) => PyMemoryError::new_err(e.to_string()),
+            _ => PyValueError::new_err(e.to_string()),
+        };
+        let threads = threads.map(|t| convert::int(t, "threads")).transpose()?.unwrap_or(1);
+        let hash_mb = hash_mb.map(|h| convert::int(h, "hash_mb")).transpose()?.unwrap_or(64);
+        let thread_count = search::checked_threads(threads).map_err(engine_error)?;
+        let hash = search::checked_hash_mb(hash_mb).map_err(engine_error)?;
         let mut params = search::Params::default();
-        for (name, value) in options {
-            params.set(&name, value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        if let Some(options) = options {
+            for pair in options.try_iter()? {
+                let pair = pair?;
+                let (name, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract().map_err(|_| {
+                    pyo3::exceptions::PyTypeError::new_err(format!(
+                        "options are (name, value) pairs, got {}",
+                        pair.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string())
+                    ))
+                })?;
+                let name = convert::text(&name, "an option name", PyValueError::new_err)?;
+                let value = convert::int(&value, &format!("option {name:?}"))?;
+                params.set(&name, value).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            }
         }
-        let engine = Engine::with_params(thread_count, hash, params).map_err(|e| match e {
-            search::EngineError::Threads(_) => PyValueError::new_err(format!(
-                "threads must be from 1 to {}, got {threads}",
-                search::MAX_THREADS
-            )),
-            search::EngineError::HashSize(_) => PyValueError::new_err(format!(
-                "hash_mb must be from 1 to {}, got {hash_mb}",
-                search::MAX_HASH_MB
-            )),
-            search::EngineError::OutOfMemory(_) => pyo3::exceptions::PyMemoryError::new_err(e.to_string()),
-        })?;
+        let engine = Engine::with_params(thread_count, hash, params).map_err(engine_error)?;
         let stop = engine.stop_handle();
         Ok(PyEngine { engine: Mutex::new(engine), stop, threads: thread_count, hash_mb: hash })
     }
@@ -191,16 +284,17 @@ impl PyEngine {
         self.hash_mb
     }
 
-    /// Searches `position` with the GIL released. `history`: Zobrist hashes of the game's earlier
-    /// positions (for repetitions). `callback(info)` runs for each line after each completed
-    /// iteration; if it raises, the search stops and the exception propagates. `remaining`,
+    /// Searches `position` on a thread of its own, with the GIL released. `history`: the moves of the
+    /// game that led to it (a board's `History`), for repetitions. `callback(info)` runs on this
+    /// thread for each line after each completed iteration; if it raises, the search stops and the
+    /// exception propagates. Ctrl-C stops the search and raises `KeyboardInterrupt`. `remaining`,
     /// `increment` and `moves_to_go`: the side to move's game clock (seconds). `root_moves`: search
     /// only these. `ponder`: no deadline until `ponderhit()`. `prepared`: the search was
     /// prepared with `prepare()` (a `stop()` since then is kept). Raises `ValueError` for bad
     /// limits and `RuntimeError` if this engine is already searching.
     #[pyo3(signature = (
-        position, history, depth = None, nodes = None, time = None, callback = None, *,
-        mate = None, remaining = None, increment = None, moves_to_go = None, multipv = 1,
+        position, history = None, depth = None, nodes = None, time = None, callback = None, *,
+        mate = None, remaining = None, increment = None, moves_to_go = None, multipv = None,
         root_moves = None, ponder = false, prepared = false
     ))]
     #[allow(clippy::too_many_arguments)]
@@ -208,69 +302,66 @@ impl PyEngine {
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyPosition>,
-        history: Vec<u64>,
-        depth: Option<i64>,
-        nodes: Option<i64>,
-        time: Option<f64>,
+        history: Option<&Bound<'_, PyHistory>>,
+        depth: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+        time: Option<&Bound<'_, PyAny>>,
         callback: Option<Py<PyAny>>,
-        mate: Option<i64>,
-        remaining: Option<f64>,
-        increment: Option<f64>,
-        moves_to_go: Option<i64>,
-        multipv: i64,
+        mate: Option<&Bound<'_, PyAny>>,
+        remaining: Option<&Bound<'_, PyAny>>,
+        increment: Option<&Bound<'_, PyAny>>,
+        moves_to_go: Option<&Bound<'_, PyAny>>,
+        multipv: Option<&Bound<'_, PyAny>>,
         root_moves: Option<Vec<PyRef<'_, PyMove>>>,
         ponder: bool,
         prepared: bool,
     ) -> PyResult<PySearchInfo> {
-        let limits = Limits::checked(depth, nodes, time)
-            .and_then(|limits| limits.with_checked(mate, remaining, increment, moves_to_go))
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let multipv = usize::try_from(multipv)
-            .ok()
-            .filter(|n| (1..=search::MAX_MULTIPV).contains(n))
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "multipv must be from 1 to {}, got {multipv}",
-                    search::MAX_MULTIPV
-                ))
-            })?;
+        let limits = limits(depth, nodes, time, mate, remaining, increment, moves_to_go)?;
+        let multipv = multipv.map(multipv_count).transpose()?.unwrap_or(1);
         let options = SearchOptions {
             multipv,
             root_moves: root_moves.map(|moves| moves.iter().map(|m| m.path).collect()),
             ponder,
         };
         let pos = position.get().inner;
+        let history = history.map(|h| h.borrow().inner.search_keys(&pos)).unwrap_or_default();
         let mut guard = self.lock()?;
         let engine: &mut Engine = &mut guard;
         let stop = &self.stop;
         let (result, error) = py.detach(move || {
-            let mut error: Option<PyErr> = None;
-            let mut on_iteration = |info: &SearchInfo| {
-                let Some(callback) = callback.as_ref() else { return };
-                if error.is_some() {
-                    return;
-                }
-                let outcome = Python::attach(|py| -> PyResult<()> {
-                    let info = Py::new(py, PySearchInfo::from_info(py, info)?)?;
-                    callback.call1(py, (info,))?;
-                    Ok(())
-                });
-                if let Err(e) = outcome {
-                    error = Some(e);
-                    stop.stop();
-                }
-            };
-            let result = if prepared {
-                engine.search_prepared(&pos, &history, &limits, &options, &mut on_iteration)
-            } else {
-                engine.search_with(&pos, &history, &limits, &options, &mut on_iteration)
-            };
-            (result, error)
+            let (sender, receiver) = mpsc::channel::<SearchInfo>();
+            std::thread::scope(|scope| {
+                let searcher = std::thread::Builder::new().name("congo-search".to_owned()).spawn_scoped(
+                    scope,
+                    move || {
+                        let mut on_iteration = |info: &SearchInfo| {
+                            let _ = sender.send(info.clone());
+                        };
+                        if prepared {
+                            engine.search_prepared(&pos, &history, &limits, &options, &mut on_iteration)
+                        } else {
+                            engine.search_with(&pos, &history, &limits, &options, &mut on_iteration)
+                        }
+                    },
+                );
+                let searcher = match searcher {
+                    Ok(handle) => handle,
+                    Err(e) => {
+                        return (
+                            None,
+                            Some(PyRuntimeError::new_err(format!("cannot start a search thread: {e}"))),
+                        )
+                    }
+                };
+                let error = wait(&receiver, callback.as_ref(), stop);
+                (searcher.join().ok(), error)
+            })
         });
         drop(guard);
         if let Some(error) = error {
             return Err(error);
         }
+        let result = result.ok_or_else(|| PyRuntimeError::new_err("the search thread failed"))?;
         PySearchInfo::from_result(py, &result)
     }
 
@@ -299,7 +390,8 @@ impl PyEngine {
     }
 
     #[setter]
-    fn set_move_overhead(&self, seconds: f64) -> PyResult<()> {
+    fn set_move_overhead(&self, seconds: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seconds = convert::seconds(seconds, "move_overhead")?;
         let limit = search::MAX_MOVE_OVERHEAD.as_secs_f64();
         if !(0.0..=limit).contains(&seconds) {
             return Err(PyValueError::new_err(format!(
@@ -333,7 +425,9 @@ impl PyEngine {
     }
 
     /// The current value of an option.
-    fn get_option(&self, name: &str) -> PyResult<i64> {
+    fn get_option(&self, name: &Bound<'_, PyAny>) -> PyResult<i64> {
+        let name = convert::text(name, "an option name", PyValueError::new_err)?;
+        let name: &str = &name;
         self.lock()?
             .params()
             .get(name)

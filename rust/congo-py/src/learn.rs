@@ -96,7 +96,7 @@ pub fn action_leg(action: i64) -> PyResult<Option<(usize, usize)>> {
 
 /// The action of the leg `from_square → to_square`.
 #[pyfunction]
-pub fn leg_action(from_square: i64, to_square: i64) -> PyResult<usize> {
+pub fn leg_action(from_square: &Bound<'_, PyAny>, to_square: &Bound<'_, PyAny>) -> PyResult<usize> {
     learn::action_of_leg(square(from_square)?, square(to_square)?)
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
@@ -120,8 +120,8 @@ fn end_name(end: GameEnd) -> &'static str {
         GameEnd::Rules(Termination::LionCaptured) => "lion_captured",
         GameEnd::Rules(Termination::NoLegalMoves) => "no_legal_moves",
         GameEnd::Rules(Termination::BareLions) => "bare_lions",
-        GameEnd::Repetition => "threefold_repetition",
-        GameEnd::PlyLimit => "move_limit",
+        GameEnd::Repetition | GameEnd::Rules(Termination::ThreefoldRepetition) => "threefold_repetition",
+        GameEnd::PlyLimit | GameEnd::Rules(Termination::MoveLimit) => "move_limit",
     }
 }
 

@@ -3,7 +3,8 @@
 //! It lives here rather than in Python so that `len()`, `iter()`, `in` and `bool()` are C slots: a
 //! `list(board.legal_moves)` then costs one count and one generation in Rust and no Python frame.
 //! The view keeps the board, not a position, and reads `board._position` on every use, so it follows
-//! moves pushed after it was made (as python-chess's view does).
+//! moves pushed after it was made (as python-chess's view does). Made from a `Position`, it shows
+//! that position's moves.
 
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -20,16 +21,28 @@ pub struct LegalMoveGenerator {
 
 impl LegalMoveGenerator {
     fn position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyPosition>> {
-        Ok(self.board.bind(py).getattr(intern!(py, "_position"))?.cast_into::<PyPosition>()?)
+        let source = self.board.bind(py);
+        if let Ok(position) = source.cast::<PyPosition>() {
+            return Ok(position.clone());
+        }
+        Ok(source.getattr(intern!(py, "_position"))?.cast_into::<PyPosition>()?)
     }
 }
 
 #[pymethods]
 impl LegalMoveGenerator {
-    /// A view of `board`'s legal moves (any object whose `_position` is a `congo.Position`).
+    /// A view of the legal moves of a `Position`, or of a board (any object whose `_position` is a
+    /// `congo.Position`). `TypeError` for anything else.
     #[new]
-    fn new(board: Py<PyAny>) -> LegalMoveGenerator {
-        LegalMoveGenerator { board }
+    fn new(board: Bound<'_, PyAny>) -> PyResult<LegalMoveGenerator> {
+        let py = board.py();
+        if !board.is_instance_of::<PyPosition>() && !board.hasattr(intern!(py, "_position"))? {
+            let name = board.get_type().name()?;
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "LegalMoveGenerator takes a congo.Board or a congo.Position, got {name}"
+            )));
+        }
+        Ok(LegalMoveGenerator { board: board.unbind() })
     }
 
     /// The number of legal moves, counted without building them.
@@ -42,7 +55,7 @@ impl LegalMoveGenerator {
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let list = self.position(py)?.get().legal_moves(py)?;
+        let list = self.position(py)?.get().legal_moves(py, None, None)?;
         Ok(list.as_any().try_iter()?.into_any())
     }
 
@@ -58,7 +71,7 @@ impl LegalMoveGenerator {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let list: Bound<'_, PyList> = self.position(py)?.get().legal_moves(py)?;
+        let list: Bound<'_, PyList> = self.position(py)?.get().legal_moves(py, None, None)?;
         let moves: Vec<String> =
             list.iter().map(|m| m.cast_into::<PyMove>().map(|m| m.get().uci())).collect::<Result<_, _>>()?;
         Ok(format!("<LegalMoveGenerator ({})>", moves.join(", ")))

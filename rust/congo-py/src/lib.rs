@@ -1,26 +1,35 @@
 //! Python bindings for `congo-core`: conversions, error mapping and GIL release only.
 //!
 //! No rule of Congo lives here. Every fallible core call returns a `Result` that is mapped to one of
-//! the `ValueError` subclasses in `errors.rs`; nothing a Python caller passes can make this crate
-//! panic.
+//! the `ValueError` subclasses in `errors.rs` (or a `TypeError` from `convert.rs`); nothing a Python
+//! caller passes can make this crate panic. Every limit is the core's, exported as a constant.
+//!
+//! Classes say where users import them from: `module = "congo"` for the public ones (re-exported
+//! by `congo`), `module = "congo._core"` for the handles wrapped in Python (`Engine`,
+//! `SearchInfo`, a board's `History`).
 
 mod bulk;
 mod convert;
 mod engine;
 mod errors;
+mod history;
 mod learn;
 mod legal_moves;
 mod moves;
 mod pgn;
 mod position;
+mod pytypes;
 mod san;
+mod signals;
 mod tablebase;
 mod uci;
 
-use congo_core as core;
+use congo_core::{self as core, search};
 use pyo3::prelude::*;
 
-use crate::errors::{IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidPositionError};
+use crate::errors::{
+    AmbiguousMoveError, IllegalMoveError, InvalidFenError, InvalidMoveError, InvalidPositionError,
+};
 use crate::moves::PyMove;
 use crate::position::PyPosition;
 
@@ -33,15 +42,19 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::PySearchInfo>()?;
     m.add_class::<legal_moves::LegalMoveGenerator>()?;
     m.add_class::<bulk::PlayoutStats>()?;
+    m.add_class::<history::PyHistory>()?;
     m.add_class::<pgn::PyRecordScanner>()?;
     m.add_class::<pgn::PyRecord>()?;
     m.add_function(wrap_pyfunction!(bulk::perft, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::divide, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::check_limits, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::check_multipv, m)?)?;
     m.add("InvalidFenError", py.get_type::<InvalidFenError>())?;
     m.add("InvalidPositionError", py.get_type::<InvalidPositionError>())?;
     m.add("InvalidMoveError", py.get_type::<InvalidMoveError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add("AmbiguousMoveError", py.get_type::<AmbiguousMoveError>())?;
     m.add_function(wrap_pyfunction!(san::san, m)?)?;
     m.add_function(wrap_pyfunction!(san::parse_san, m)?)?;
     m.add_function(wrap_pyfunction!(san::san_line, m)?)?;
@@ -51,9 +64,19 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tablebase::tablebase_verify, m)?)?;
     m.add_function(wrap_pyfunction!(tablebase::tablebase_stats, m)?)?;
     m.add("TablebaseError", py.get_type::<tablebase::TablebaseError>())?;
-    m.add("AmbiguousMoveError", py.get_type::<san::AmbiguousMoveError>())?;
     m.add("STARTING_FEN", core::STARTING_FEN)?;
     m.add("STARTING_BOARD_FEN", core::STARTING_BOARD_FEN)?;
+    // The core's limits, the one definition of each.
+    m.add("MAX_PIECES_PER_COLOR", core::MAX_PIECES_PER_COLOR)?;
+    m.add("MAX_FULLMOVE", core::MAX_FULLMOVE)?;
+    m.add("MAX_PERFT_DEPTH", core::MAX_PERFT_DEPTH)?;
+    m.add("MAX_DEPTH", search::MAX_DEPTH)?;
+    m.add("MAX_NODES", search::MAX_NODES)?;
+    m.add("MAX_TIME", search::MAX_TIME_SECONDS)?;
+    m.add("MAX_THREADS", search::MAX_THREADS)?;
+    m.add("MAX_HASH_MB", search::MAX_HASH_MB)?;
+    m.add("MAX_MATE", search::MAX_MATE)?;
+    m.add("MAX_MULTIPV", search::MAX_MULTIPV)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     learn::register(m)?;
     Ok(())

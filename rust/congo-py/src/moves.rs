@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyTuple, PyType};
 
-use crate::convert::square;
+use crate::convert;
 use crate::errors::{move_syntax_error, InvalidMoveError};
 
 /// A move: the path of squares it visits. Frozen, hashable and picklable; simple moves are shared objects.
@@ -54,20 +54,32 @@ impl PyMove {
     }
 }
 
+/// A `Move` argument; `TypeError` for anything else (a move string included: parse it first).
+pub(crate) fn move_arg(value: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+    if let Ok(mv) = value.cast::<PyMove>() {
+        return Ok(*mv.get());
+    }
+    let name = value.get_type().name()?;
+    let hint =
+        if value.is_instance_of::<PyString>() { " (parse a move string with Move.from_uci)" } else { "" };
+    Err(PyTypeError::new_err(format!("expected a congo.Move, got {name}{hint}")))
+}
+
 #[pymethods]
 impl PyMove {
     /// A single-leg move `from_square → to_square`. Use `Move.from_path` or `Move.from_uci` for chains.
     #[new]
-    fn new(from_square: i64, to_square: i64) -> PyResult<PyMove> {
-        let path = Path::from_squares(&[square(from_square)?, square(to_square)?])
+    fn new(from_square: &Bound<'_, PyAny>, to_square: &Bound<'_, PyAny>) -> PyResult<PyMove> {
+        let path = Path::from_squares(&[convert::square(from_square)?, convert::square(to_square)?])
             .map_err(|e| InvalidMoveError::new_err(e.to_string()))?;
         Ok(PyMove { path })
     }
 
     /// Parses a move string: `e3e4`, `b1d3f5`, or the MindSports / comma forms.
     #[classmethod]
-    fn from_uci(_cls: &Bound<'_, PyType>, py: Python<'_>, uci: &str) -> PyResult<Py<PyMove>> {
-        let path = core::parse_move(uci).map_err(|e| move_syntax_error(&e))?;
+    fn from_uci(_cls: &Bound<'_, PyType>, py: Python<'_>, uci: &Bound<'_, PyAny>) -> PyResult<Py<PyMove>> {
+        let text = convert::text(uci, "a move string", InvalidMoveError::new_err)?;
+        let path = core::parse_move(&text).map_err(|e| move_syntax_error(&e))?;
         PyMove::object(py, path)
     }
 
@@ -82,7 +94,7 @@ impl PyMove {
         }
         let squares = squares
             .try_iter()?
-            .map(|sq| sq.and_then(|sq| sq.extract::<i64>()).and_then(square))
+            .map(|sq| sq.and_then(|sq| convert::square(&sq)))
             .collect::<PyResult<Vec<_>>>()?;
         let path = Path::from_squares(&squares).map_err(|e| InvalidMoveError::new_err(e.to_string()))?;
         PyMove::object(py, path)

@@ -1,13 +1,16 @@
 //! `congo.Position`: a frozen, hashable, picklable game state.
 
-use congo_core::{self as core, Piece, Setup};
-use pyo3::exceptions::PyValueError;
+use congo_core::{self as core, Bitboard, Color, Setup, MAX_FULLMOVE};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyType};
+use pyo3::types::{PyBytes, PyDict, PyList, PyType};
 
-use crate::convert::{role, square};
-use crate::errors::{illegal_move_error, move_syntax_error, parse_fen_error, position_error};
+use crate::convert;
+use crate::errors::{
+    illegal_move_error, move_syntax_error, parse_fen_error, position_error, IllegalMoveError,
+    InvalidFenError, InvalidMoveError,
+};
 use crate::moves::{MoveObjects, PyMove};
+use crate::pytypes;
 
 /// A validated game state: placement, side to move, move number. Frozen, hashable, picklable.
 #[pyclass(frozen, eq, module = "congo", name = "Position")]
@@ -20,37 +23,57 @@ impl PyPosition {
     fn find(&self, mv: &PyMove) -> PyResult<core::Move> {
         self.inner.find_move(&mv.path).map_err(|e| illegal_move_error(&e))
     }
-}
 
-fn piece_tuple(piece: Piece) -> (u8, bool) {
-    (piece.role as u8, piece.color.is_white())
+    /// Parses and validates a FEN given as any Python object.
+    pub(crate) fn parse(fen: &Bound<'_, PyAny>) -> PyResult<core::Position> {
+        let text = convert::text(fen, "a FEN", InvalidFenError::new_err)?;
+        core::Position::from_fen(&text).map_err(|e| parse_fen_error(&e))
+    }
+
+    /// Builds `Move` objects for a list of core moves.
+    pub(crate) fn move_list<'py>(py: Python<'py>, moves: &[core::Move]) -> PyResult<Bound<'py, PyList>> {
+        let objects = MoveObjects::get(py)?;
+        let mut list = Vec::with_capacity(moves.len());
+        for m in moves {
+            list.push(objects.object(py, m.path)?);
+        }
+        PyList::new(py, list)
+    }
 }
 
 #[pymethods]
 impl PyPosition {
     #[new]
-    #[pyo3(signature = (fen = core::STARTING_FEN))]
-    fn new(fen: &str) -> PyResult<PyPosition> {
-        core::Position::from_fen(fen).map(|inner| PyPosition { inner }).map_err(|e| parse_fen_error(&e))
+    #[pyo3(signature = (fen = None))]
+    fn new(fen: Option<&Bound<'_, PyAny>>) -> PyResult<PyPosition> {
+        match fen {
+            None => Ok(PyPosition { inner: core::Position::start() }),
+            Some(fen) => Ok(PyPosition { inner: PyPosition::parse(fen)? }),
+        }
     }
 
-    /// A position from `{square: (piece_type, color)}`, a side to move and a move number.
+    /// A position from `{square: Piece}`, a side to move and a move number. Raises
+    /// `InvalidPositionError` for an invalid position.
     #[staticmethod]
-    #[pyo3(signature = (pieces, turn = true, fullmove_number = 1))]
-    fn from_piece_map(pieces: &Bound<'_, PyDict>, turn: bool, fullmove_number: i64) -> PyResult<PyPosition> {
+    #[pyo3(signature = (pieces, turn = None, fullmove_number = None))]
+    fn from_piece_map(
+        pieces: &Bound<'_, PyDict>,
+        turn: Option<&Bound<'_, PyAny>>,
+        fullmove_number: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyPosition> {
         let mut board = core::Board::empty();
         for (key, value) in pieces.iter() {
-            let sq = square(key.extract()?)?;
-            let (piece_type, color): (i64, bool) = value.extract()?;
-            board.set_piece_at(sq, Some(Piece::new(role(piece_type)?, core::Color::from_white(color))));
+            let sq = convert::square(&key)?;
+            board.set_piece_at(sq, Some(pytypes::piece_from(&value)?));
         }
-        let fullmove = u32::try_from(fullmove_number).map_err(|_| {
-            PyValueError::new_err(format!(
-                "fullmove_number must be a non-negative 32-bit integer, got {fullmove_number}"
-            ))
-        })?;
-        let setup = Setup { board, turn: core::Color::from_white(turn), fullmove };
-        core::Position::from_setup(setup).map(|inner| PyPosition { inner }).map_err(position_error)
+        let turn = turn.map(convert::color).transpose()?.unwrap_or(Color::White);
+        let fullmove = fullmove_number
+            .map(|n| convert::ranged(n, "fullmove_number", 0, MAX_FULLMOVE))
+            .transpose()?
+            .unwrap_or(1);
+        core::Position::from_setup(Setup { board, turn, fullmove })
+            .map(|inner| PyPosition { inner })
+            .map_err(position_error)
     }
 
     fn fen(&self) -> String {
@@ -77,47 +100,94 @@ impl PyPosition {
         self.inner.zobrist_hash()
     }
 
+    /// A key equal for two positions exactly when they are the same for repetition: placement and
+    /// side to move, whatever the move number. Hashable (bytes).
+    fn transposition_key<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.transposition_key())
+    }
+
     fn __hash__(&self) -> u64 {
         self.inner.zobrist_hash() ^ u64::from(self.inner.fullmove())
     }
 
-    /// `(piece_type, color)` on a square, or `None`.
-    fn piece_at(&self, square_index: i64) -> PyResult<Option<(u8, bool)>> {
-        Ok(self.inner.board().piece_at(square(square_index)?).map(piece_tuple))
+    /// The `Piece` on a square, or `None`.
+    fn piece_at(&self, py: Python<'_>, square: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
+        self.inner.board().piece_at(convert::square(square)?).map(|p| pytypes::piece(py, p)).transpose()
     }
 
-    /// `{square: (piece_type, color)}` for every piece.
+    /// `{square: Piece}` for every piece, in square order.
     fn piece_map<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
         for (sq, piece) in self.inner.board().pieces() {
-            dict.set_item(sq.index(), piece_tuple(piece))?;
+            dict.set_item(sq.index(), pytypes::piece(py, piece)?)?;
         }
         Ok(dict)
     }
 
+    /// The position with a square set to a `Piece` or cleared (`None`). Raises
+    /// `InvalidPositionError` if the result is not a valid position.
+    fn with_piece_at(
+        &self,
+        square: &Bound<'_, PyAny>,
+        piece: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyPosition> {
+        let sq = convert::square(square)?;
+        let piece = piece.map(pytypes::piece_from).transpose()?;
+        self.inner.with_piece_at(sq, piece).map(|inner| PyPosition { inner }).map_err(position_error)
+    }
+
+    /// The position with another side to move.
+    fn with_turn(&self, turn: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
+        Ok(PyPosition { inner: self.inner.with_turn(convert::color(turn)?) })
+    }
+
+    /// The position with another move number (`0 … 2**32 - 1`).
+    fn with_fullmove_number(&self, number: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
+        let fullmove = convert::ranged(number, "fullmove_number", 0, MAX_FULLMOVE)?;
+        Ok(PyPosition { inner: self.inner.with_fullmove(fullmove) })
+    }
+
     /// The squares of the pieces of one type and colour, as a 49-bit mask.
-    fn pieces_mask(&self, piece_type: i64, color: bool) -> PyResult<u64> {
-        let piece = Piece::new(role(piece_type)?, core::Color::from_white(color));
+    fn pieces_mask(&self, piece_type: &Bound<'_, PyAny>, color: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let piece = core::Piece::new(convert::role(piece_type)?, convert::color(color)?);
         Ok(self.inner.board().by_piece(piece).0)
     }
 
     /// The squares of one colour's pieces (or of all pieces, for `None`), as a 49-bit mask.
     #[pyo3(signature = (color = None))]
-    fn occupied_mask(&self, color: Option<bool>) -> u64 {
+    fn occupied_mask(&self, color: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
         let board = self.inner.board();
-        color.map_or(board.occupied(), |c| board.by_color(core::Color::from_white(c))).0
+        Ok(match color {
+            None => board.occupied().0,
+            Some(c) => board.by_color(convert::color(c)?).0,
+        })
     }
 
-    /// Every legal move, in one call.
-    pub(crate) fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    /// The legal moves, in one call: all of them, or those from a square of `from_mask` whose final
+    /// landing square is in `to_mask`.
+    #[pyo3(signature = (from_mask = None, to_mask = None))]
+    pub(crate) fn legal_moves<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: Option<&Bound<'_, PyAny>>,
+        to_mask: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let mut moves = core::MoveList::new();
         self.inner.generate_moves(&mut moves);
-        let objects = MoveObjects::get(py)?;
-        let mut list = Vec::with_capacity(moves.len());
-        for m in &moves {
-            list.push(objects.object(py, m.path)?);
-        }
-        PyList::new(py, list)
+        filtered(py, moves, from_mask, to_mask)
+    }
+
+    /// The legal captures (every monkey chain among them), optionally filtered like `legal_moves`.
+    #[pyo3(signature = (from_mask = None, to_mask = None))]
+    fn legal_captures<'py>(
+        &self,
+        py: Python<'py>,
+        from_mask: Option<&Bound<'_, PyAny>>,
+        to_mask: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let mut moves = core::MoveList::new();
+        self.inner.for_each_capture(&mut |m| moves.push(m));
+        filtered(py, moves, from_mask, to_mask)
     }
 
     /// The number of legal moves, counted without building them.
@@ -129,49 +199,87 @@ impl PyPosition {
         self.inner.has_legal_moves()
     }
 
-    fn is_legal(&self, mv: &Bound<'_, PyMove>) -> bool {
-        self.inner.is_legal(&mv.get().path)
+    /// Whether a move is legal here. `TypeError` for anything but a `Move`.
+    fn is_legal(&self, mv: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.inner.is_legal(&crate::moves::move_arg(mv)?.path))
+    }
+
+    /// The legal move from one square to another: the single-leg move if there is one, else the
+    /// shortest monkey chain (the first generated among equally short ones). Raises
+    /// `IllegalMoveError` when there is none.
+    fn find_move(
+        &self,
+        py: Python<'_>,
+        from_square: &Bound<'_, PyAny>,
+        to_square: &Bound<'_, PyAny>,
+    ) -> PyResult<Py<PyMove>> {
+        let (from, to) = (convert::square(from_square)?, convert::square(to_square)?);
+        match self.inner.find_move_between(from, to) {
+            Some(m) => PyMove::object(py, m.path),
+            None => Err(IllegalMoveError::new_err(format!(
+                "no legal move from {from} to {to} in {}",
+                self.inner.fen()
+            ))),
+        }
     }
 
     /// The position after a legal move. Raises `IllegalMoveError`.
-    fn push(&self, mv: &Bound<'_, PyMove>) -> PyResult<PyPosition> {
-        let m = self.find(mv.get())?;
+    fn push(&self, mv: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
+        let m = self.find(&crate::moves::move_arg(mv)?)?;
         Ok(PyPosition { inner: self.inner.play_unchecked(&m) })
     }
 
     /// Parses a move string and checks it is legal here. Raises `InvalidMoveError` or `IllegalMoveError`.
-    fn parse_uci(&self, py: Python<'_>, uci: &str) -> PyResult<Py<PyMove>> {
-        let path = core::parse_move(uci).map_err(|e| move_syntax_error(&e))?;
+    fn parse_uci(&self, py: Python<'_>, uci: &Bound<'_, PyAny>) -> PyResult<Py<PyMove>> {
+        let text = convert::text(uci, "a move string", InvalidMoveError::new_err)?;
+        let path = core::parse_move(&text).map_err(|e| move_syntax_error(&e))?;
         self.inner.find_move(&path).map_err(|e| illegal_move_error(&e))?;
         PyMove::object(py, path)
     }
 
     /// The squares of the enemy pieces a legal move captures, as a 49-bit mask. Raises `IllegalMoveError`.
-    fn captured_mask(&self, mv: &Bound<'_, PyMove>) -> PyResult<u64> {
-        Ok(self.find(mv.get())?.captured.0)
+    fn captured_mask(&self, mv: &Bound<'_, PyAny>) -> PyResult<u64> {
+        Ok(self.find(&crate::moves::move_arg(mv)?)?.captured.0)
     }
 
     /// The piece type that makes a legal move. Raises `IllegalMoveError`.
-    fn moving_piece_type(&self, mv: &Bound<'_, PyMove>) -> PyResult<u8> {
-        Ok(self.find(mv.get())?.role as u8)
+    fn moving_piece_type(&self, mv: &Bound<'_, PyAny>) -> PyResult<u8> {
+        Ok(self.find(&crate::moves::move_arg(mv)?)?.role as u8)
     }
 
     /// Whether a move captures: exact for a legal move; otherwise whether an enemy stands on its target.
-    fn is_capture(&self, mv: &Bound<'_, PyMove>) -> bool {
-        self.inner.is_capture(&mv.get().path)
+    fn is_capture(&self, mv: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.inner.is_capture(&crate::moves::move_arg(mv)?.path))
     }
 
-    /// `(termination, winner)` when the rules alone end the game, else `None`. Terminations:
-    /// 1 = lion captured, 2 = no legal moves, 3 = bare lions.
-    fn outcome(&self) -> Option<(u8, Option<bool>)> {
-        self.inner.outcome().map(|o| {
-            let code = match o.termination {
-                core::Termination::LionCaptured => 1,
-                core::Termination::NoLegalMoves => 2,
-                core::Termination::BareLions => 3,
-            };
-            (code, o.winner.map(core::Color::is_white))
-        })
+    /// The long algebraic form of a legal move (`Zg1-f3`, `Mb1xd3xf5`). Raises `IllegalMoveError`.
+    fn lan(&self, mv: &Bound<'_, PyAny>) -> PyResult<String> {
+        core::lan(&self.inner, &crate::moves::move_arg(mv)?.path).map_err(|e| illegal_move_error(&e))
+    }
+
+    /// The squares of `color`'s pieces that could capture a piece of the other colour on `square`
+    /// with one move, as a 49-bit mask.
+    fn attackers_mask(&self, color: &Bound<'_, PyAny>, square: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let (color, sq) = (convert::color(color)?, convert::square(square)?);
+        Ok(core::rules::attacks::attackers(self.inner.board(), color, sq).0)
+    }
+
+    /// The squares on which the piece on `square` could capture a piece of the other colour with one
+    /// move, as a 49-bit mask (0 for an empty square).
+    fn attacks_mask(&self, square: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let sq = convert::square(square)?;
+        let board = self.inner.board();
+        let Some(color) = board.color_at(sq) else { return Ok(0) };
+        let attacked: Bitboard = core::Square::all()
+            .filter(|&target| core::rules::attacks::attackers(board, color, target).contains(sq))
+            .collect();
+        Ok(attacked.0)
+    }
+
+    /// The `Outcome` when the rules alone end the game (a lion captured, no legal move, bare lions),
+    /// else `None`.
+    fn outcome(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        self.inner.outcome().map(|o| pytypes::outcome(py, o)).transpose()
     }
 
     /// The position with colours swapped and the board turned around; the other side moves.
@@ -194,4 +302,19 @@ impl PyPosition {
     fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
         slf
     }
+}
+
+/// The moves from a square of `from_mask` whose final landing square is in `to_mask`, as `Move`s.
+fn filtered<'py>(
+    py: Python<'py>,
+    mut moves: core::MoveList,
+    from_mask: Option<&Bound<'_, PyAny>>,
+    to_mask: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let from = from_mask.map(|m| convert::mask(m, "from_mask")).transpose()?.unwrap_or(Bitboard::FULL);
+    let to = to_mask.map(|m| convert::mask(m, "to_mask")).transpose()?.unwrap_or(Bitboard::FULL);
+    if from != Bitboard::FULL || to != Bitboard::FULL {
+        moves.retain(|m| from.contains(m.from()) && to.contains(m.to()));
+    }
+    PyPosition::move_list(py, &moves)
 }

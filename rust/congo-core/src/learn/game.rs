@@ -10,6 +10,7 @@ use crate::notation::parse_move;
 use crate::outcome::Termination;
 use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
+use crate::rules::repetition;
 use crate::square::Square;
 
 /// How a [`Game`] ended.
@@ -349,11 +350,12 @@ impl Game {
 
     fn finish(&mut self, m: Move) {
         self.chain = None;
+        let before = *self.position.board();
         self.position.play_in_place(&m);
         self.played.push(m);
         self.plies += 1;
-        if m.is_capture() {
-            // No position before a capture can occur again: fewer pieces.
+        if repetition::is_irreversible(&before, self.position.board()) {
+            // No earlier position can occur again (RULES §8, `rules::repetition`).
             self.history.clear();
         }
         self.history.push(self.position.zobrist_hash());

@@ -20,3 +20,11 @@ pub fn targets(from: Square, sides: &Sides) -> Bitboard {
     };
     (KING[from.index()] | slide) & !sides.own
 }
+
+/// Which of `pieces` (squares of this kind of piece of the side `sides.us`) capture on `target`,
+/// which holds an enemy piece in `sides`.
+#[inline]
+pub fn capturers(target: Square, pieces: Bitboard, sides: &Sides) -> Bitboard {
+    // The slides are not symmetric (toward the river only): ask each crocodile.
+    pieces.into_iter().filter(|&from| targets(from, sides).contains(target)).collect()
+}

@@ -10,3 +10,11 @@ use crate::tables::ELEPHANT;
 pub fn targets(from: Square, sides: &Sides) -> Bitboard {
     ELEPHANT[from.index()] & !sides.own
 }
+
+/// Which of `pieces` (squares of this kind of piece of the side `sides.us`) capture on `target`,
+/// which holds an enemy piece in `sides`.
+#[inline]
+pub fn capturers(target: Square, pieces: Bitboard) -> Bitboard {
+    // Both leaps are symmetric: they reach back from the target.
+    ELEPHANT[target.index()] & pieces
+}

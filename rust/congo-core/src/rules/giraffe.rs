@@ -10,3 +10,11 @@ use crate::tables::{KING, LEAP_TWO};
 pub fn targets(from: Square, sides: &Sides) -> Bitboard {
     (KING[from.index()] & sides.empty) | (LEAP_TWO[from.index()] & !sides.own)
 }
+
+/// Which of `pieces` (squares of this kind of piece of the side `sides.us`) capture on `target`,
+/// which holds an enemy piece in `sides`.
+#[inline]
+pub fn capturers(target: Square, pieces: Bitboard) -> Bitboard {
+    // Only the two-square leap captures, and it is symmetric.
+    LEAP_TWO[target.index()] & pieces
+}

@@ -34,3 +34,10 @@ pub fn facing_capture(from: Square, sides: &Sides) -> Bitboard {
     }
     Bitboard::EMPTY
 }
+
+/// Which of `pieces` (squares of this kind of piece of the side `sides.us`) capture on `target`,
+/// which holds an enemy piece in `sides`.
+#[inline]
+pub fn capturers(target: Square, pieces: Bitboard, sides: &Sides) -> Bitboard {
+    pieces.into_iter().filter(|&from| targets(from, sides).contains(target)).collect()
+}

@@ -3,14 +3,17 @@
 //! Each piece file answers one question: from this square, which squares can this piece reach? The
 //! answers are bitboards that never include a friendly piece. Monkey jump chains ([`monkey`]) and the
 //! drowning rule ([`river`]) have files of their own; move generation (`movegen.rs`) only puts
-//! these answers together.
+//! these answers together. [`repetition`] says which positions of a game can occur again, for the
+//! board and the search alike.
 
+pub mod attacks;
 pub mod crocodile;
 pub mod elephant;
 pub mod giraffe;
 pub mod lion;
 pub mod monkey;
 pub mod pawn;
+pub mod repetition;
 pub mod river;
 pub mod superpawn;
 pub mod zebra;

@@ -13,7 +13,7 @@ use crate::bitboard::Bitboard;
 use crate::moves::{Move, Path};
 use crate::piece::Role;
 use crate::square::Square;
-use crate::tables::{KING, LEAP_TWO};
+use crate::tables::{Direction, KING, LEAP_TWO, STEP};
 
 /// The monkey's non-capturing king steps.
 #[inline]
@@ -57,6 +57,40 @@ pub fn has_jump(from: Square, sides: &Sides) -> bool {
     (KING[from.index()] & sides.enemy).into_iter().any(|over| landing_square(from, over, landing).is_some())
 }
 
+/// Which of `pieces` (the side's monkeys) capture on `target` (an enemy piece in `sides`) by a
+/// jump chain, at any of its jumps.
+pub fn capturers(target: Square, pieces: Bitboard, sides: &Sides) -> Bitboard {
+    pieces.into_iter().filter(|&from| can_capture(from, target, sides)).collect()
+}
+
+/// Whether the monkey on `from` has a jump chain that jumps the enemy piece on `target`.
+fn can_capture(from: Square, target: Square, sides: &Sides) -> bool {
+    // Cheap filters first. Landing squares keep the monkey's file and rank parity, so it can only
+    // jump the target from a neighbour of that parity, with an empty square beyond.
+    let parity = (from.file() & 1, from.rank() & 1);
+    let landing = sides.empty.with(from);
+    let launch_exists = Direction::ALL.into_iter().any(|d| {
+        let opposite = Direction::from_index((d.index() + 4) % 8);
+        match (
+            Square::new(STEP[opposite.index()][target.index()]),
+            Square::new(STEP[d.index()][target.index()]),
+        ) {
+            (Some(launch), Some(beyond)) => {
+                (launch.file() & 1, launch.rank() & 1) == parity
+                    && landing.contains(launch)
+                    && landing.contains(beyond)
+            }
+            _ => false,
+        }
+    });
+    if !launch_exists || !has_jump(from, sides) {
+        return false;
+    }
+    let mut found = false;
+    for_each_chain(from, sides, &mut |m| found |= m.captured.contains(target));
+    found
+}
+
 /// The direction index (see [`crate::tables::Direction`]) of a step from `at` to its neighbour
 /// `over`, looked up by the index difference `over - at + 8`: N = +7, NE = +8, E = +1, SE = -6,
 /// S = -7, SW = -8, W = -1, NW = +6.
@@ -91,7 +125,6 @@ fn extend(chain: &Chain, at: Square, jumped: Bitboard, dirs: u128, legs: u32, em
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tables::{Direction, STEP};
 
     #[test]
     fn direction_table_matches_the_step_table() {

@@ -40,8 +40,23 @@ pub(crate) fn retreats(from: Square, directions: &[Direction], empty: Bitboard) 
     out
 }
 
+/// The squares where a pawn of `color` promotes: its far rank.
+#[inline]
+pub const fn promotion_squares(color: Color) -> Bitboard {
+    Bitboard::rank(color.far_rank())
+}
+
 /// Whether a pawn of `color` arriving on `to` promotes to a superpawn.
 #[inline]
 pub const fn promotes(color: Color, to: Square) -> bool {
     to.rank() == color.far_rank()
+}
+
+/// Which of `pieces` (squares of this kind of piece of the side `sides.us`) capture on `target`,
+/// which holds an enemy piece in `sides`.
+#[inline]
+pub fn capturers(us: Color, target: Square, pieces: Bitboard) -> Bitboard {
+    // A pawn captures on its three forward squares only: it stands on the target's forward squares
+    // as the other side sees them.
+    PAWN_FORWARD[(!us).index()][target.index()] & pieces
 }

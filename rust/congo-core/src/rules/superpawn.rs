@@ -5,6 +5,7 @@
 use super::pawn::retreats;
 use super::Sides;
 use crate::bitboard::Bitboard;
+use crate::piece::Color;
 use crate::square::Square;
 use crate::tables::{backward_directions, PAWN_FORWARD, SIDEWAYS};
 
@@ -13,4 +14,12 @@ pub fn targets(from: Square, sides: &Sides) -> Bitboard {
     let forward_and_sideways =
         (PAWN_FORWARD[sides.us.index()][from.index()] | SIDEWAYS[from.index()]) & !sides.own;
     forward_and_sideways | retreats(from, &backward_directions(sides.us), sides.empty)
+}
+
+/// Which of `pieces` (squares of this kind of piece of the side `sides.us`) capture on `target`,
+/// which holds an enemy piece in `sides`.
+#[inline]
+pub fn capturers(us: Color, target: Square, pieces: Bitboard) -> Bitboard {
+    // The pawn's forward captures and the sideways one; the retreats never capture.
+    super::pawn::capturers(us, target, pieces) | (SIDEWAYS[target.index()] & pieces)
 }

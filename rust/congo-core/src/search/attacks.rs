@@ -6,47 +6,14 @@
 //! capture the enemy lion as already won.
 
 use crate::board::Board;
-use crate::piece::{Color, Piece, Role};
-use crate::rules::{crocodile, lion, monkey, Sides};
-use crate::square::Square;
-use crate::tables::{ELEPHANT, KNIGHT, LEAP_TWO, PAWN_FORWARD, SIDEWAYS, STEP};
+use crate::piece::Color;
+use crate::rules::attacks;
 
 /// Whether `attacker` can capture the other side's lion with one move (of any piece, by the facing
 /// capture, or at the end of a monkey chain). Never in a decided game (a lion already captured).
+#[inline]
 pub fn can_capture_lion(board: &Board, attacker: Color) -> bool {
-    let defender = !attacker;
-    if board.by_role(Role::Lion).count() < 2 {
-        return false;
-    }
-    let Some(target) = board.by_piece(Piece::new(Role::Lion, defender)).first() else {
-        return false;
-    };
-    let own = board.by_color(attacker);
-    let t = target.index();
-    // Leapers capture along symmetric patterns: look from the lion for a piece of the right kind.
-    let leapers = (KNIGHT[t] & board.by_role(Role::Zebra))
-        | (ELEPHANT[t] & board.by_role(Role::Elephant))
-        | (LEAP_TWO[t] & board.by_role(Role::Giraffe));
-    // A pawn of the attacker reaches the lion from the squares "forward" of it for the defender.
-    let pawn_sources = PAWN_FORWARD[defender.index()][t];
-    let pawns = (pawn_sources & board.by_role(Role::Pawn))
-        | ((pawn_sources | SIDEWAYS[t]) & board.by_role(Role::Superpawn));
-    if ((leapers | pawns) & own).any() {
-        return true;
-    }
-    let sides = Sides::new(board, attacker);
-    if (board.by_role(Role::Crocodile) & own)
-        .into_iter()
-        .any(|sq| crocodile::targets(sq, &sides).contains(target))
-    {
-        return true;
-    }
-    if let Some(own_lion) = (board.by_role(Role::Lion) & own).first() {
-        if lion::facing_capture(own_lion, &sides).any() {
-            return true;
-        }
-    }
-    (board.by_role(Role::Monkey) & own).into_iter().any(|sq| monkey_can_capture(sq, target, &sides))
+    attacks::can_capture_lion(board, attacker)
 }
 
 /// Whether the lion of `color` is attacked (the opponent could capture it if it were their move).
@@ -55,35 +22,10 @@ pub fn lion_attacked(board: &Board, color: Color) -> bool {
     can_capture_lion(board, !color)
 }
 
-/// Whether the monkey on `from` has a jump chain ending with a jump over the lion on `lion`.
-fn monkey_can_capture(from: Square, lion: Square, sides: &Sides) -> bool {
-    // Cheap filters first. The monkey's landing squares keep its file and rank parity, so it can only
-    // jump the lion from an adjacent square of that parity with an empty square beyond the lion.
-    let parity = (from.file() & 1, from.rank() & 1);
-    let landing = sides.empty.with(from);
-    // A jump in direction d over the lion starts one step before it and lands one step past it.
-    let launch_exists = (0..8).any(|d| {
-        let opposite = (d + 4) % 8;
-        match (Square::new(STEP[opposite][lion.index()]), Square::new(STEP[d][lion.index()])) {
-            (Some(launch), Some(beyond)) => {
-                (launch.file() & 1, launch.rank() & 1) == parity
-                    && landing.contains(launch)
-                    && landing.contains(beyond)
-            }
-            _ => false,
-        }
-    });
-    if !launch_exists || !monkey::has_jump(from, sides) {
-        return false;
-    }
-    let mut found = false;
-    monkey::for_each_chain(from, sides, &mut |m| found |= (m.captured & sides.enemy_lion).any());
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::piece::{Piece, Role};
     use crate::position::Position;
 
     fn attacked(fen: &str) -> (bool, bool) {

@@ -5,6 +5,7 @@ use core::fmt;
 use std::time::{Duration, Instant};
 
 use super::score::MAX_PLY;
+use crate::bounds::Shown;
 
 /// The deepest iteration a search runs (the rest of [`MAX_PLY`] is room for quiescence and extensions).
 pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 28;
@@ -12,6 +13,9 @@ pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 28;
 /// The longest time limit accepted, in seconds (about 31 years: "unlimited" in practice, and far from
 /// the range where `Duration` arithmetic could overflow).
 pub const MAX_TIME_SECONDS: f64 = 1e9;
+
+/// The largest node limit accepted.
+pub const MAX_NODES: u64 = u64::MAX;
 
 /// The longest mate a `mate` limit may ask for, in own moves.
 pub const MAX_MATE: u32 = MAX_DEPTH / 2;
@@ -50,16 +54,16 @@ pub struct GameClock {
     pub moves_to_go: Option<u32>,
 }
 
-/// Why a limit is not acceptable.
+/// Why a limit is not acceptable (the value as given: a binding passes bigger integers saturated).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum LimitError {
-    Depth(i64),
-    Nodes(i64),
+    Depth(i128),
+    Nodes(i128),
     Time(f64),
-    Mate(i64),
+    Mate(i128),
     /// A clock's remaining time or increment (negative, not finite or beyond [`MAX_TIME_SECONDS`]).
     Clock(f64),
-    MovesToGo(i64),
+    MovesToGo(i128),
     /// An increment or a number of moves to go without the time left on the clock.
     NoClock,
 }
@@ -67,17 +71,19 @@ pub enum LimitError {
 impl fmt::Display for LimitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            LimitError::Depth(d) => write!(f, "depth must be an integer from 1 to {MAX_DEPTH}, got {d}"),
-            LimitError::Nodes(n) => write!(f, "nodes must be a positive integer, got {n}"),
+            LimitError::Depth(d) => write!(f, "depth must be from 1 to {MAX_DEPTH}, got {}", Shown(d)),
+            LimitError::Nodes(n) => write!(f, "nodes must be from 1 to {MAX_NODES}, got {}", Shown(n)),
             LimitError::Time(t) => {
                 write!(f, "time must be a positive, finite number of seconds (at most {MAX_TIME_SECONDS:e}), got {t}")
             }
-            LimitError::Mate(m) => write!(f, "mate must be an integer from 1 to {MAX_MATE}, got {m}"),
+            LimitError::Mate(m) => write!(f, "mate must be from 1 to {MAX_MATE}, got {}", Shown(m)),
             LimitError::Clock(t) => write!(
                 f,
                 "clock times and increments must be finite numbers of seconds from 0 to {MAX_TIME_SECONDS:e}, got {t}"
             ),
-            LimitError::MovesToGo(n) => write!(f, "remaining moves must be a positive integer, got {n}"),
+            LimitError::MovesToGo(n) => {
+                write!(f, "remaining_moves (moves to go) must be a positive integer, got {}", Shown(n))
+            }
             LimitError::NoClock => {
                 f.write_str("an increment or a number of remaining moves needs the time left on the clock")
             }
@@ -124,10 +130,10 @@ impl Limits {
     /// `moves_to_go` ≥ 1. An increment or `moves_to_go` without `remaining` is an error.
     pub fn with_checked(
         self,
-        mate: Option<i64>,
+        mate: Option<i128>,
         remaining: Option<f64>,
         increment: Option<f64>,
-        moves_to_go: Option<i64>,
+        moves_to_go: Option<i128>,
     ) -> Result<Limits, LimitError> {
         let mate = mate
             .map(|m| u32::try_from(m).ok().filter(|m| (1..=MAX_MATE).contains(m)).ok_or(LimitError::Mate(m)))
@@ -157,10 +163,11 @@ impl Limits {
     }
 
     /// Checked limits from loosely typed values (as a binding receives them): depth `1..=MAX_DEPTH`,
-    /// nodes ≥ 1, time a finite number of seconds > 0.
+    /// nodes `1..=MAX_NODES`, time a finite number of seconds in `(0, MAX_TIME_SECONDS]`. With
+    /// [`Limits::with_checked`], the one place these ranges are checked.
     pub fn checked(
-        depth: Option<i64>,
-        nodes: Option<i64>,
+        depth: Option<i128>,
+        nodes: Option<i128>,
         seconds: Option<f64>,
     ) -> Result<Limits, LimitError> {
         let depth = depth
@@ -187,7 +194,7 @@ impl Limits {
     pub fn validate(&self) -> Result<(), LimitError> {
         if let Some(d) = self.depth {
             if !(1..=MAX_DEPTH).contains(&d) {
-                return Err(LimitError::Depth(i64::from(d)));
+                return Err(LimitError::Depth(i128::from(d)));
             }
         }
         if self.nodes == Some(0) {
@@ -200,7 +207,7 @@ impl Limits {
         }
         if let Some(m) = self.mate {
             if !(1..=MAX_MATE).contains(&m) {
-                return Err(LimitError::Mate(i64::from(m)));
+                return Err(LimitError::Mate(i128::from(m)));
             }
         }
         if let Some(clock) = self.clock {
@@ -367,7 +374,8 @@ mod tests {
         assert_eq!(Limits::checked(Some(5), None, None), Ok(Limits::depth(5)));
         assert_eq!(Limits::checked(Some(0), None, None), Err(LimitError::Depth(0)));
         assert_eq!(Limits::checked(Some(-3), None, None), Err(LimitError::Depth(-3)));
-        assert!(Limits::checked(Some(i64::from(MAX_DEPTH) + 1), None, None).is_err());
+        assert!(Limits::checked(Some(i128::from(MAX_DEPTH) + 1), None, None).is_err());
+        assert_eq!(Limits::checked(None, Some(i128::MAX), None), Err(LimitError::Nodes(i128::MAX)));
         assert_eq!(Limits::checked(None, Some(0), None), Err(LimitError::Nodes(0)));
         assert_eq!(Limits::checked(None, Some(1000), None), Ok(Limits::nodes(1000)));
         for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e300] {
@@ -472,7 +480,7 @@ mod tests {
         let base = Limits::infinite();
         assert_eq!(base.with_checked(Some(3), None, None, None), Ok(Limits::mate(3)));
         assert_eq!(base.with_checked(Some(0), None, None, None), Err(LimitError::Mate(0)));
-        assert!(base.with_checked(Some(i64::from(MAX_MATE) + 1), None, None, None).is_err());
+        assert!(base.with_checked(Some(i128::from(MAX_MATE) + 1), None, None, None).is_err());
         let limits = base.with_checked(None, Some(1.5), Some(0.02), Some(40)).unwrap();
         assert_eq!(limits.clock, Some(clock(1500, 20, Some(40))));
         // A fallen flag counts as no time left.

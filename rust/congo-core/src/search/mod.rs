@@ -43,7 +43,7 @@ use std::time::Duration;
 pub use attacks::{can_capture_lion, lion_attacked};
 pub use limits::{
     time_budget, GameClock, LimitError, Limits, TimeBudget, DEFAULT_MOVES_TO_GO, MATE_DEPTH_SLACK, MAX_DEPTH,
-    MAX_MATE, MAX_TIME_SECONDS,
+    MAX_MATE, MAX_NODES, MAX_TIME_SECONDS,
 };
 pub use params::{EvalParams, ParamError, ParamInfo, Params, SearchParams, PARAMS};
 pub use score::{Score, MATE, MAX_PLY};
@@ -76,22 +76,62 @@ pub const MAX_MOVE_OVERHEAD: Duration = Duration::from_secs(60);
 /// What went wrong creating or configuring an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineError {
-    /// The thread count is outside `1..=MAX_THREADS`.
-    Threads(usize),
+    /// The thread count is outside `1..=MAX_THREADS` (as given; bindings saturate bigger numbers).
+    Threads(i128),
     /// The table size is outside `1..=MAX_HASH_MB`.
-    HashSize(usize),
+    HashSize(i128),
+    /// The table would take more than half of this machine's memory.
+    HashExceedsMemory { mb: usize, memory_mb: u64 },
     /// The memory for the table could not be allocated.
     OutOfMemory(usize),
 }
 
 impl core::fmt::Display for EngineError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        use crate::bounds::Shown;
         match *self {
-            EngineError::Threads(n) => write!(f, "threads must be from 1 to {MAX_THREADS}, got {n}"),
-            EngineError::HashSize(mb) => write!(f, "hash_mb must be from 1 to {MAX_HASH_MB}, got {mb}"),
-            EngineError::OutOfMemory(mb) => write!(f, "could not allocate a {mb} MB transposition table"),
+            EngineError::Threads(n) => write!(f, "threads must be from 1 to {MAX_THREADS}, got {}", Shown(n)),
+            EngineError::HashSize(mb) => {
+                write!(f, "hash_mb must be from 1 to {MAX_HASH_MB}, got {}", Shown(mb))
+            }
+            EngineError::HashExceedsMemory { mb, memory_mb } => {
+                write!(f, "hash_mb {mb} is more than half of this machine's memory ({memory_mb} MiB)")
+            }
+            EngineError::OutOfMemory(mb) => write!(f, "could not allocate a {mb} MiB transposition table"),
         }
     }
+}
+
+/// A thread count as a binding receives it, checked: `1..=MAX_THREADS`.
+pub fn checked_threads(threads: i128) -> Result<usize, EngineError> {
+    usize::try_from(threads)
+        .ok()
+        .filter(|n| (1..=MAX_THREADS).contains(n))
+        .ok_or(EngineError::Threads(threads))
+}
+
+/// A table size in MiB as a binding receives it, checked: `1..=MAX_HASH_MB`, and at most half of
+/// the machine's memory where that is known (a bigger table would be allocated, then written, and
+/// the process killed for it).
+pub fn checked_hash_mb(mb: i128) -> Result<usize, EngineError> {
+    let mb = usize::try_from(mb)
+        .ok()
+        .filter(|n| (1..=MAX_HASH_MB).contains(n))
+        .ok_or(EngineError::HashSize(mb))?;
+    if let Some(memory_mb) = physical_memory_mb() {
+        if mb as u64 > memory_mb / 2 {
+            return Err(EngineError::HashExceedsMemory { mb, memory_mb });
+        }
+    }
+    Ok(mb)
+}
+
+/// The machine's physical memory in MiB, where the platform says (Linux: `/proc/meminfo`).
+fn physical_memory_mb() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|line| line.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
 }
 
 impl std::error::Error for EngineError {}
@@ -251,12 +291,8 @@ impl Engine {
 
     /// An engine with non-default parameters (see [`PARAMS`]).
     pub fn with_params(threads: usize, hash_mb: usize, params: Params) -> Result<Engine, EngineError> {
-        if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(EngineError::Threads(threads));
-        }
-        if !(1..=MAX_HASH_MB).contains(&hash_mb) {
-            return Err(EngineError::HashSize(hash_mb));
-        }
+        let threads = checked_threads(threads as i128)?;
+        let hash_mb = checked_hash_mb(hash_mb as i128)?;
         let tt = TranspositionTable::new(hash_mb).map_err(|_| EngineError::OutOfMemory(hash_mb))?;
         Ok(Engine {
             tt,
@@ -284,7 +320,7 @@ impl Engine {
     }
 
     /// Sets a parameter by name (see [`PARAMS`]).
-    pub fn set_param(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
+    pub fn set_param(&mut self, name: &str, value: impl Into<i128>) -> Result<(), ParamError> {
         self.params.set(name, value)?;
         self.evaluator = Evaluator::new(&self.params.eval);
         Ok(())
@@ -389,7 +425,21 @@ mod tests {
     #[test]
     fn bad_configurations_are_errors() {
         assert_eq!(Engine::new(0, 16).err(), Some(EngineError::Threads(0)));
-        assert_eq!(Engine::new(MAX_THREADS + 1, 16).err(), Some(EngineError::Threads(MAX_THREADS + 1)));
+        assert_eq!(
+            Engine::new(MAX_THREADS + 1, 16).err(),
+            Some(EngineError::Threads(MAX_THREADS as i128 + 1))
+        );
+        assert_eq!(checked_threads(-1), Err(EngineError::Threads(-1)));
+        assert_eq!(checked_hash_mb(i128::MAX), Err(EngineError::HashSize(i128::MAX)));
+        if let Some(memory_mb) = physical_memory_mb() {
+            let too_big = (memory_mb / 2 + 1) as usize;
+            if too_big <= MAX_HASH_MB {
+                assert_eq!(
+                    Engine::new(1, too_big).err(),
+                    Some(EngineError::HashExceedsMemory { mb: too_big, memory_mb })
+                );
+            }
+        }
         assert_eq!(Engine::new(1, 0).err(), Some(EngineError::HashSize(0)));
         assert!(Engine::new(1, 1).is_ok());
     }

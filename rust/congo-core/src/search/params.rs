@@ -106,7 +106,7 @@ pub struct Params {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamError {
     Unknown(String),
-    OutOfRange { name: &'static str, value: i64, min: i32, max: i32 },
+    OutOfRange { name: &'static str, value: i128, min: i32, max: i32 },
 }
 
 impl fmt::Display for ParamError {
@@ -118,7 +118,11 @@ impl fmt::Display for ParamError {
                 f.write_str(&names.join(", "))
             }
             ParamError::OutOfRange { name, value, min, max } => {
-                write!(f, "engine option {name:?} must be from {min} to {max}, got {value}")
+                write!(
+                    f,
+                    "engine option {name:?} must be from {min} to {max}, got {}",
+                    crate::bounds::Shown(*value)
+                )
             }
         }
     }
@@ -209,10 +213,11 @@ impl Params {
     }
 
     /// Sets a parameter by name (see [`PARAMS`]); switches take 0 or 1.
-    pub fn set(&mut self, name: &str, value: i64) -> Result<(), ParamError> {
+    pub fn set(&mut self, name: &str, value: impl Into<i128>) -> Result<(), ParamError> {
+        let value: i128 = value.into();
         let info =
             PARAMS.iter().find(|p| p.name == name).ok_or_else(|| ParamError::Unknown(name.to_owned()))?;
-        if value < i64::from(info.min) || value > i64::from(info.max) {
+        if value < i128::from(info.min) || value > i128::from(info.max) {
             return Err(ParamError::OutOfRange { name: info.name, value, min: info.min, max: info.max });
         }
         match self.slot(name) {

@@ -15,11 +15,10 @@ use super::ordering::{captured_value, is_promotion, move_key, Heuristics, MovePi
 use super::params::{Params, SearchParams};
 use super::score::{from_tt, is_decisive, lost_at, to_tt, win_in, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::tt::{Bound, Entry, TranspositionTable};
-use crate::bitboard::Bitboard;
-use crate::moves::{Move, Path};
+use crate::moves::Move;
 use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
-use crate::rules::{self, monkey, Sides};
+use crate::rules::repetition;
 use crate::tables::RIVER;
 use crate::zobrist;
 
@@ -106,8 +105,8 @@ pub(crate) struct Worker<'a> {
     /// Hashes of the game's positions before the root, then of the current search path:
     /// `keys[base + ply]` is the node at `ply`.
     keys: Vec<u64>,
-    /// `reversible[i]`: how many moves back from position `i` no capture, drowning or promotion
-    /// happened. A repetition cannot reach further back.
+    /// `reversible[i]`: how many moves back from position `i` no irreversible move
+    /// ([`repetition::is_irreversible`]) happened. A repetition cannot reach further back.
     reversible: Vec<u16>,
     base: usize,
     /// A move list per ply, reused from node to node.
@@ -400,7 +399,7 @@ impl<'a> Worker<'a> {
         for i in first..self.root_moves.len() {
             let m = self.root_moves[i].m;
             let child = root.play_unchecked(&m);
-            self.enter(1, &child, is_irreversible(&root, &child, &m));
+            self.enter(1, &child, repetition::is_irreversible(root.board(), child.board()));
             let score = if i == first {
                 -self.search(&child, depth - 1, -beta, -alpha, 1, true)
             } else {
@@ -627,7 +626,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let child = pos.play_unchecked(&m);
-            self.enter(ply + 1, &child, is_irreversible(pos, &child, &m));
+            self.enter(ply + 1, &child, repetition::is_irreversible(pos.board(), child.board()));
             let new_depth = depth - 1;
             let score = if index == 1 {
                 -self.search(&child, new_depth, -beta, -alpha, ply + 1, true)
@@ -744,7 +743,7 @@ impl<'a> Worker<'a> {
             if evasions {
                 pos.for_each_move(&mut |m| buffer.push(orderer.score(m)));
             } else {
-                for_each_tactical(pos, &mut |m| buffer.push(orderer.score(m)));
+                pos.for_each_capture_or_promotion(&mut |m| buffer.push(orderer.score(m)));
             }
         }
         if evasions && buffer.is_empty() {
@@ -794,12 +793,6 @@ fn lion_capture(pos: &Position) -> Option<Move> {
     found
 }
 
-/// Whether a move makes earlier positions unreachable: it captured, drowned or promoted something.
-#[inline]
-fn is_irreversible(pos: &Position, child: &Position, m: &Move) -> bool {
-    child.board().occupied().count() < pos.board().occupied().count() || is_promotion(m, pos.turn())
-}
-
 /// Whether passing is a fair test for `color` (the null-move guard): it has a piece besides its lion
 /// and its pawns (with less, running out of moves, which loses in Congo, is a real danger), and no
 /// piece that must leave the river (a pass would keep it from drowning, which no real move does).
@@ -824,32 +817,6 @@ fn pass(pos: &Position) -> Position {
     next
 }
 
-/// Calls `emit` for the captures (monkey chains included) and the promotions of the side to move.
-pub(crate) fn for_each_tactical(pos: &Position, emit: &mut impl FnMut(Move)) {
-    if pos.is_decided() {
-        return;
-    }
-    let board = pos.board();
-    let us = pos.turn();
-    let sides = Sides::new(board, us);
-    let promotion_rank = Bitboard::rank(us.far_rank());
-    for role in Role::ALL {
-        let wanted = if role == Role::Pawn { sides.enemy | promotion_rank } else { sides.enemy };
-        for from in board.by_piece(Piece::new(role, us)) {
-            for to in rules::targets(role, from, &sides) & wanted {
-                emit(Move {
-                    path: Path::single(from, to),
-                    captured: Bitboard::from_square(to) & sides.enemy,
-                    role,
-                });
-            }
-            if role == Role::Monkey {
-                monkey::for_each_chain(from, &sides, emit);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -864,7 +831,7 @@ mod tests {
         ] {
             let pos = Position::from_fen(fen).unwrap();
             let mut tactical = Vec::new();
-            for_each_tactical(&pos, &mut |m| tactical.push(m.uci()));
+            pos.for_each_capture_or_promotion(&mut |m| tactical.push(m.uci()));
             let mut expected: Vec<String> = pos
                 .legal_moves()
                 .iter()
