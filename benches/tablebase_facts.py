@@ -90,7 +90,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     men = max(men_of(s.material) for s in stats)
     print(f"{len(stats)} tables up to {men} men counted", file=sys.stderr)
     old = args.docs.read_text(encoding="utf-8")
-    new = replace_between(old, "facts", _markdown(stats, args.top))
+    positions = sum(s.white_to_move.positions + s.black_to_move.positions for s in stats)
+    source = f"_Counted from the {len(stats)} tables up to {men} men ({positions:,} positions)._\n\n"
+    new = replace_between(old, "facts", source + _markdown(stats, args.top))
     new = replace_between(new, "sizes", sizes_markdown(args.dir, stats))
     if args.check:
         if new != old:

@@ -320,7 +320,8 @@ def generate(
     second, slow generator (sweeps until nothing changes, for checking the first; it always
     regenerates). ``progress`` is called about ten times a second with a :class:`Progress`; if it
     raises (or on Ctrl-C), generation stops, the tables finished so far stay, and the exception
-    propagates. Up to 4 men takes seconds, up to 5 men minutes (see ``docs/tablebase.md``).
+    propagates. Up to 4 men takes seconds, up to 5 men about half an hour of CPU time (see
+    ``docs/tablebase.md``).
 
     Raises ``ValueError`` for a bad ``men`` or table name, ``OSError`` if the directory cannot be
     written, :class:`TablebaseError` for a damaged table in it.

@@ -247,7 +247,6 @@ pub(crate) fn solve(
     let mut s = Solver { cells: vec![SKIP; n], floor: vec![0; n], buckets: Vec::new() };
 
     // Forward pass: the material-changing moves and the number of quiet ones.
-    let t0 = std::time::Instant::now();
     let mut failure = None;
     for side in 0..layout.sides() {
         for pair in 0..LION_PAIR_COUNT {
@@ -267,7 +266,6 @@ pub(crate) fn solve(
         }
     }
 
-    let t1 = std::time::Instant::now();
     // Retrograde analysis, distance by distance (not for bare lions, drawn by rule).
     if bare {
         s.buckets.clear();
@@ -289,9 +287,6 @@ pub(crate) fn solve(
             retro_step(&mut s, layout, u64::from(index), distance as u32)?;
         }
         distance += 1;
-    }
-    if std::env::var("TBTIME").is_ok() {
-        eprintln!("{} fwd {:?} retro {:?}", layout.material(), t1 - t0, t1.elapsed());
     }
 
     // Encode: unsettled positions are draws; mirror images take their canonical twin's value.
@@ -494,7 +489,7 @@ pub(crate) fn summarize(layout: &Layout, entries: &Entries) -> TableReport {
 /// Options of [`generate`].
 #[derive(Clone, Debug)]
 pub struct GenerateOptions {
-    /// Generate every table with up to this many men (2 to [`MAX_MEN`]).
+    /// Generate every table with up to this many men (2 to [`MAX_MEN`](super::MAX_MEN)).
     pub men: usize,
     /// Generate only these tables (and the tables they need) instead of all; empty for all.
     pub tables: Vec<Material>,
