@@ -110,7 +110,9 @@ pub fn parse_board(placement: &str) -> Result<Board, FenError> {
             if let Some(n) = ch.to_digit(10).filter(|n| (1..=7).contains(n)) {
                 file += n as usize;
             } else if let Some(piece) = Piece::from_char(ch) {
-                if let Some(sq) = Square::from_coords(file as u8, rank) {
+                // A rank that runs past 255 squares must not wrap around onto a placed piece: it is
+                // an error once the rank is read, and nothing beyond the seventh square is placed.
+                if let Some(sq) = u8::try_from(file).ok().and_then(|file| Square::from_coords(file, rank)) {
                     board.put(sq, piece);
                 }
                 file += 1;

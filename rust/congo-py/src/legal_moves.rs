@@ -6,12 +6,19 @@
 //! moves pushed after it was made (as python-chess's view does). Made from a `Position`, it shows
 //! that position's moves.
 
+use congo_core::{MoveList, Path};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
 use crate::moves::PyMove;
 use crate::position::PyPosition;
+
+/// Above this many legal moves, iterating hands the moves out one at a time instead of building
+/// them all first: the first move of the valid position with the most moves (25,786 monkey chains,
+/// `docs/worst-case.md`) then costs a millisecond of generation in Rust rather than 40 ms of Python
+/// objects, and an early `break` never pays for the rest. Below it a list iterator is faster.
+const LAZY_ABOVE: u64 = 256;
 
 /// The legal moves of a board, as a live view: iterate, `len`, `in`, `bool`, `count()`.
 #[pyclass(frozen, module = "congo", name = "LegalMoveGenerator")]
@@ -55,8 +62,16 @@ impl LegalMoveGenerator {
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let list = self.position(py)?.get().legal_moves(py, None, None)?;
-        Ok(list.as_any().try_iter()?.into_any())
+        let position = self.position(py)?;
+        let inner = &position.get().inner;
+        if inner.count_legal_moves() <= LAZY_ABOVE {
+            let list = position.get().legal_moves(py, None, None)?;
+            return Ok(list.as_any().try_iter()?.into_any());
+        }
+        let mut moves = MoveList::new();
+        inner.generate_moves(&mut moves);
+        let paths = moves.iter().map(|m| m.path).collect();
+        Ok(Bound::new(py, LegalMoveIterator { paths, next: 0 })?.into_any())
     }
 
     fn __contains__(&self, py: Python<'_>, mv: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -75,5 +90,30 @@ impl LegalMoveGenerator {
         let moves: Vec<String> =
             list.iter().map(|m| m.cast_into::<PyMove>().map(|m| m.get().uci())).collect::<Result<_, _>>()?;
         Ok(format!("<LegalMoveGenerator ({})>", moves.join(", ")))
+    }
+}
+
+/// The iterator over a long list of legal moves (see [`LAZY_ABOVE`]): the moves of the position
+/// when it was made, turned into `Move` objects one at a time.
+#[pyclass(module = "congo._core", name = "LegalMoveIterator")]
+pub struct LegalMoveIterator {
+    paths: Vec<Path>,
+    next: usize,
+}
+
+#[pymethods]
+impl LegalMoveIterator {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(mut slf: PyRefMut<'_, Self>, py: Python<'_>) -> PyResult<Option<Py<PyMove>>> {
+        let Some(&path) = slf.paths.get(slf.next) else { return Ok(None) };
+        slf.next += 1;
+        PyMove::object(py, path).map(Some)
+    }
+
+    fn __length_hint__(&self) -> usize {
+        self.paths.len() - self.next
     }
 }

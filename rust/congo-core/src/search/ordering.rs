@@ -183,17 +183,31 @@ impl<'a> Orderer<'a> {
     }
 }
 
+/// Above this many moves the picker sorts its list once instead of selecting the best move at each
+/// step: selection costs a pass over the rest of the list per move, which a node with thousands of
+/// monkey chains cannot afford (tens of thousands of chains searched one by one would take seconds
+/// of selecting alone), while ordinary positions, with a few dozen moves, never reach it.
+const SORT_ABOVE: usize = 128;
+
 /// The scored moves of a node, handed out best-first by selection (most nodes cut off after a move
-/// or two, so sorting everything would be wasted). The buffer is reused from node to node: the
-/// search keeps one per ply, so that no move list is allocated or copied per node.
+/// or two, so sorting everything would be wasted), or from a list sorted once when it is long (see
+/// [`SORT_ABOVE`]). The buffer is reused from node to node: the search keeps one per ply, so that
+/// no move list is allocated or copied per node.
 pub struct MovePicker {
     moves: Vec<ScoredMove>,
     next: usize,
+    sorted: bool,
 }
 
 impl MovePicker {
-    pub fn new(moves: Vec<ScoredMove>) -> MovePicker {
-        MovePicker { moves, next: 0 }
+    pub fn new(mut moves: Vec<ScoredMove>) -> MovePicker {
+        let sorted = moves.len() > SORT_ABOVE;
+        if sorted {
+            // In place: a merge sort's buffer of up to a megabyte, allocated in a node, costs page
+            // faults that can take longer than the sort. Deterministic all the same.
+            moves.sort_unstable_by_key(|sm| core::cmp::Reverse(sm.score));
+        }
+        MovePicker { moves, next: 0, sorted }
     }
 
     /// The number of moves.
@@ -205,6 +219,11 @@ impl MovePicker {
     /// The best move not handed out yet.
     #[inline]
     pub fn next_move(&mut self) -> Option<ScoredMove> {
+        if self.sorted {
+            let sm = self.moves.get(self.next).copied();
+            self.next += 1;
+            return sm;
+        }
         let rest = self.moves.get_mut(self.next..)?;
         let mut best = 0;
         for (i, sm) in rest.iter().enumerate().skip(1) {

@@ -8,11 +8,11 @@ use std::time::Instant;
 use super::endgame;
 use super::limits::{Clock, Limits, MAX_DEPTH};
 use super::ordering::{move_key, MovePicker, Orderer};
-use super::score::{Score, INFINITE};
+use super::score::{Score, INFINITE, MATE_BOUND};
 use super::tt::Bound;
 use super::worker::{RootMove, Shared, Worker};
 use super::{Engine, Line, SearchInfo, SearchOptions, SearchResult, MAX_MULTIPV};
-use crate::moves::Move;
+use crate::moves::{Move, Path};
 use crate::outcome::{Outcome, Termination};
 use crate::position::Position;
 
@@ -39,12 +39,10 @@ pub(crate) fn run(
         return finished(Some(outcome), start);
     }
     engine.tt.new_search();
-    let mut root_moves = ordered_root_moves(engine, pos);
-    if let Some(only) = &options.root_moves {
-        root_moves.retain(|m| only.contains(&m.path));
-        if root_moves.is_empty() {
-            return finished(None, start);
-        }
+    let clock = Clock::new(start, &limits, engine.move_overhead, options.ponder);
+    let root_moves = ordered_root_moves(engine, pos, options.root_moves.as_deref(), clock.hard);
+    if root_moves.is_empty() {
+        return finished(None, start);
     }
 
     // A root in the endgame tables needs no search (unless pondering, which waits for the opponent).
@@ -64,7 +62,7 @@ pub(crate) fn run(
         params: &engine.params,
         eval: &engine.evaluator,
         limits,
-        clock: Clock::new(start, &limits, engine.move_overhead, options.ponder),
+        clock,
         threads: engine.threads,
         multipv,
     };
@@ -98,10 +96,16 @@ pub(crate) fn run(
         let outcome = Outcome { termination: Termination::NoLegalMoves, winner: Some(!pos.turn()) };
         return finished(Some(outcome), start);
     };
+    // A line stopped before its move was searched to the end (possible only when the search stops
+    // within its first iteration) has the static evaluation for its score: nothing more is known.
+    let unsearched_score = || shared.eval.evaluate(pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1);
     let lines: Vec<Line> = main
         .lines
         .iter()
-        .map(|line| Line { score: Score::from_internal(line.score.max(-INFINITE + 1)), pv: line.pv.clone() })
+        .map(|line| {
+            let score = if line.score <= -INFINITE { unsearched_score() } else { line.score };
+            Line { score: Score::from_internal(score), pv: line.line() }
+        })
         .collect();
     SearchResult {
         best_move: Some(best.m),
@@ -136,8 +140,21 @@ fn expected_reply(engine: &Engine, pos: &Position, m: &Move) -> Option<Move> {
     child.legal_moves().into_iter().find(|reply| move_key(reply) == key)
 }
 
-/// The root moves in the order of the move picker, the transposition table's move first.
-fn ordered_root_moves(engine: &Engine, pos: &Position) -> Vec<Move> {
+/// How many root moves are scored between looks at the stop flag and the clock.
+const ROOT_POLL_INTERVAL: usize = 1024;
+
+/// The root moves (those in `only`, if given) in the order of the move picker, the transposition
+/// table's move first.
+///
+/// Stopped, or past the `deadline`, while it scores them (tens of thousands on the worst valid
+/// positions, a few milliseconds' work), it keeps only the first move: the search then answers
+/// with it at once.
+fn ordered_root_moves(
+    engine: &Engine,
+    pos: &Position,
+    only: Option<&[Path]>,
+    deadline: Option<Instant>,
+) -> Vec<Move> {
     let tt_key = engine.tt.probe(pos.zobrist_hash()).map_or(0, |e| e.move_key);
     let orderer = Orderer::new(
         pos.board(),
@@ -148,7 +165,27 @@ fn ordered_root_moves(engine: &Engine, pos: &Position) -> Vec<Move> {
         &engine.evaluator,
         &engine.params.search,
     );
-    let mut picker = MovePicker::new(pos.legal_moves().into_iter().map(|m| orderer.score(m)).collect());
+    // Scored as generated, into a list of the right size: the root of the worst valid positions has
+    // tens of thousands of moves, and every megabyte copied or allocated fresh costs milliseconds
+    // before the first node (a search must keep its time limit all the same).
+    let mut scored = Vec::with_capacity(usize::try_from(pos.count_legal_moves()).unwrap_or(0));
+    let mut interrupted = false;
+    pos.for_each_move(&mut |m| {
+        if interrupted || only.is_some_and(|only| !only.contains(&m.path)) {
+            return;
+        }
+        if scored.len() % ROOT_POLL_INTERVAL == ROOT_POLL_INTERVAL - 1
+            && (engine.control.stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            interrupted = true;
+            return;
+        }
+        scored.push(orderer.score(m));
+    });
+    if interrupted {
+        scored.truncate(1);
+    }
+    let mut picker = MovePicker::new(scored);
     let mut moves = Vec::with_capacity(picker.len());
     while let Some(sm) = picker.next_move() {
         moves.push(sm.m);
@@ -167,7 +204,7 @@ fn info(worker: &Worker<'_>, shared: &Shared<'_>, line: usize, bound: Bound) -> 
         depth,
         seldepth: (worker.seldepth as u32).max(depth),
         score: Score::from_internal(root.score.clamp(-INFINITE + 1, INFINITE - 1)),
-        pv: root.pv.clone(),
+        pv: root.line(),
         nodes: shared.nodes.load(Ordering::Relaxed) + worker.nodes_unflushed(),
         time: shared.clock.elapsed(),
         hashfull: shared.tt.hashfull(),

@@ -25,8 +25,16 @@ use crate::zobrist;
 /// The score of a draw (repetition, bare lions).
 const DRAW: i32 = 0;
 
-/// How many nodes a thread visits between looks at the clock and the shared node counter.
-const CHECK_INTERVAL: u64 = 1024;
+/// How much work a thread does between looks at the clock and the shared node counter, in nodes:
+/// a quarter of a millisecond in ordinary positions, about one on the slowest valid position
+/// (`docs/worst-case.md`), against some 25 ns per look.
+const CHECK_INTERVAL: u64 = 256;
+
+/// Generated moves that count as one node of work towards [`CHECK_INTERVAL`]. A node of an ordinary
+/// position generates a few dozen moves, but one of the worst valid positions (`docs/worst-case.md`)
+/// generates tens of thousands of monkey chains: counted by nodes alone, the clock would be read
+/// only every few hundred milliseconds there.
+const MOVES_PER_NODE: u64 = 16;
 
 /// How long a search runs before the main thread reports scores outside the aspiration window
 /// (lower and upper bounds) as a sign of progress; shorter searches report completed iterations only.
@@ -62,7 +70,20 @@ pub(crate) struct RootMove {
     pub score: i32,
     /// The score of the previous iteration (the centre of the aspiration window).
     pub previous_score: i32,
+    /// The principal variation, empty until the move has been searched (a root of tens of
+    /// thousands of moves would otherwise allocate as many lists before its first node).
     pub pv: Vec<Move>,
+}
+
+impl RootMove {
+    /// The principal variation, or the move alone if it has not been searched yet.
+    pub fn line(&self) -> Vec<Move> {
+        if self.pv.is_empty() {
+            vec![self.m]
+        } else {
+            self.pv.clone()
+        }
+    }
 }
 
 /// Late move reductions, `LMR[depth][move number]`, both capped at 63: grows with the logarithm of
@@ -96,8 +117,8 @@ pub(crate) struct Worker<'a> {
     unflushed: u64,
     /// The exact node budget of a single-threaded search (deterministic).
     node_limit: Option<u64>,
-    /// Until the first iteration is complete the limits are ignored, so that there is always a move.
-    can_stop: bool,
+    /// Work (nodes, and generated moves by [`MOVES_PER_NODE`]) since the last look at the clock.
+    work: u64,
     pub stopped: bool,
     pub seldepth: usize,
     heuristics: &'a mut Heuristics,
@@ -151,7 +172,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unflushed: 0,
             node_limit,
-            can_stop: id != 0,
+            work: 0,
             stopped: false,
             seldepth: 0,
             heuristics,
@@ -164,7 +185,7 @@ impl<'a> Worker<'a> {
             root,
             root_moves: root_moves
                 .iter()
-                .map(|&m| RootMove { m, score: -INFINITE, previous_score: -INFINITE, pv: vec![m] })
+                .map(|&m| RootMove { m, score: -INFINITE, previous_score: -INFINITE, pv: Vec::new() })
                 .collect(),
             completed_depth: 0,
             root_depth: 1,
@@ -202,15 +223,15 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Counts a node and decides whether the search must stop now.
+    /// Counts a node and decides whether the search must stop now. Every limit holds from the first
+    /// node on: stopped before its first iteration is complete, a search answers with the best root
+    /// move searched so far, or the first by move ordering.
     #[inline]
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         self.unflushed += 1;
-        if !self.can_stop {
-            return false;
-        }
-        if self.unflushed >= CHECK_INTERVAL {
+        self.work += 1;
+        if self.work >= CHECK_INTERVAL {
             self.check_limits();
         }
         if self.node_limit.is_some_and(|limit| self.nodes >= limit)
@@ -226,16 +247,41 @@ impl<'a> Worker<'a> {
     fn check_limits(&mut self) {
         let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
         self.unflushed = 0;
+        self.work = 0;
         if self.id != 0 {
             return;
         }
         self.poll_ponder();
         let out_of_nodes = self.shared.limits.nodes.is_some_and(|n| total >= n);
-        let out_of_time = self.clock.hard.is_some_and(|t| Instant::now() >= t);
-        if out_of_nodes || out_of_time {
+        if out_of_nodes || self.out_of_time() {
             self.shared.stop.store(true, Ordering::Relaxed);
             self.stopped = true;
         }
+    }
+
+    /// Whether the main thread has reached the hard time limit.
+    #[inline]
+    fn out_of_time(&self) -> bool {
+        self.id == 0 && self.clock.hard.is_some_and(|t| Instant::now() >= t)
+    }
+
+    /// Counts the moves generated at a node as work (see [`MOVES_PER_NODE`]).
+    #[inline]
+    fn charge_moves(&mut self, moves: usize) {
+        self.work += moves as u64 / MOVES_PER_NODE;
+    }
+
+    /// The look at the stop flag and the clock before each root move: with tens of thousands of
+    /// root moves, an iteration must be able to end between any two of them.
+    #[inline]
+    fn root_poll(&mut self) -> bool {
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.out_of_time() {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+        }
+        self.stopped
     }
 
     /// Nodes not yet added to the shared count.
@@ -304,7 +350,6 @@ impl<'a> Worker<'a> {
             // Lines found later can score higher than earlier ones when the search is unstable.
             self.root_moves[..lines].sort_by_key(|root| core::cmp::Reverse(root.score));
             self.completed_depth = search_depth;
-            self.can_stop = true;
             if self.id == 0 {
                 self.completed.clear();
                 self.completed.extend_from_slice(&self.root_moves[..lines]);
@@ -397,6 +442,9 @@ impl<'a> Worker<'a> {
         let root = self.root;
         let mut best = -INFINITE;
         for i in first..self.root_moves.len() {
+            if self.root_poll() {
+                break;
+            }
             let m = self.root_moves[i].m;
             let child = root.play_unchecked(&m);
             self.enter(1, &child, repetition::is_irreversible(root.board(), child.board()));
@@ -600,6 +648,7 @@ impl<'a> Worker<'a> {
                 Orderer::new(board, us, tt_key, ply, self.heuristics, self.shared.eval, &self.params);
             pos.for_each_move(&mut |m| buffer.push(orderer.score(m)));
         }
+        self.charge_moves(buffer.len());
         if buffer.is_empty() {
             // No legal move: the side to move loses.
             self.buffers[ply] = buffer;
@@ -746,6 +795,7 @@ impl<'a> Worker<'a> {
                 pos.for_each_capture_or_promotion(&mut |m| buffer.push(orderer.score(m)));
             }
         }
+        self.charge_moves(buffer.len());
         if evasions && buffer.is_empty() {
             self.buffers[ply] = buffer;
             return lost_at(ply);
