@@ -493,4 +493,4 @@ def test_the_documented_facts_are_those_of_the_tables(tables: Path) -> None:
             if line.startswith(("|", "* ")):
                 assert line in facts, line
                 checked += 1
-    assert checked > 100
+    assert checked > 80  # 64 tables, 7 pieces, the 7 × 7 duels, the classes and zugzwangs
