@@ -103,6 +103,38 @@ def test_annotate_cli_on_the_cluster_matches_threads(cluster: str, tmp_path: Pat
     assert len(list(congo.pgn.iter_games(io.StringIO(outputs[1])))) == 2
 
 
+def test_annotate_with_tables_on_the_cluster_matches_threads(
+    cluster: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Each actor opens the tables itself (the directory travels, not the tables) and gives the
+    same exact values as the threads."""
+    import congo.tablebase
+
+    directory = tmp_path_factory.mktemp("tables")
+    congo.tablebase.generate(directory, men=3)
+    board = congo.Board("7/7/3l3/7/7/6P/2L4 w 1")  # White wins in 21 plies
+    tables = congo.tablebase.open_tablebase(directory)
+    for move in tables.best_line(board)[:8]:
+        board.push(move)
+    source = tmp_path_factory.mktemp("games") / "in.pgn"
+    source.write_text(str(congo.pgn.Game.from_board(board)) + "\n", encoding="utf-8")
+    outputs: list[str] = []
+    for backend in (["--workers", "2"], ["--ray", cluster]):
+        out = source.with_name(f"out{len(outputs)}.pgn")
+        done = run_cli(
+            "annotate", str(source), "--nodes", "300", "--tablebase", str(directory), "-o", str(out), *backend
+        )
+        assert done.returncode == 0, done.stderr
+        outputs.append(out.read_text(encoding="utf-8"))
+    assert outputs[0] == outputs[1]
+    (game,) = congo.pgn.iter_games(io.StringIO(outputs[1]))
+    evals = [node.eval() for node in game.mainline()]
+    # White wins in 21 plies from the start: after ply i the side to move is i plies nearer.
+    assert [score.white().mate if score else None for score in evals] == [
+        (21 - i + 1) // 2 for i in range(1, 9)
+    ]
+
+
 def test_match_on_the_cluster_plays_the_same_games(cluster: str) -> None:
     from congo import match
 

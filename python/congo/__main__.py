@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import congo
-from congo import _core
+from congo import _core, _tablebase_cli
 
 
 def _nonnegative_int(text: str) -> int:
@@ -109,7 +109,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     found (exit status 130)."""
     board = congo.Board(args.fen)
     limit = _analyse_limit(args)
-    engine = congo.Engine(threads=args.threads, hash_mb=args.hash)
+    engine = congo.Engine(threads=args.threads, hash_mb=args.hash, tablebase_path=args.tablebase)
     print(f"position {board.fen()}")
     print(f"{'depth':>5} {'score':>7} {'nodes':>12} {'nps':>11} {'time':>7}  pv")
     infos: list[congo.SearchInfo] = []
@@ -292,6 +292,11 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument(
         "--hash", type=_positive_int, default=64, help="hash table size in MiB (default: 64)"
     )
+    analyse.add_argument(
+        "--tablebase",
+        metavar="DIR",
+        help="use the endgame tables in DIR (made by `congo tablebase generate`): exact scores and moves",
+    )
     analyse.set_defaults(func=cmd_analyse)
 
     match = commands.add_parser(
@@ -337,6 +342,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=cmd_uci.__doc__,
     )
     uci.set_defaults(func=cmd_uci)
+
+    _tablebase_cli.add_parser(commands)
 
     options = commands.add_parser(
         "options", help="list the engine's options and their defaults", description=cmd_options.__doc__

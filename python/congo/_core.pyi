@@ -1,5 +1,7 @@
 """Type stubs for the Rust extension ``congo._core`` (hand-written; checked by ``mypy.stubtest``)."""
 
+import os
+import pathlib
 from collections.abc import Iterable, Iterator
 from typing import Any, Callable, Final, final
 
@@ -40,6 +42,8 @@ __all__ = [
     "RecordScanner",
     "SearchInfo",
     "StopFlag",
+    "Tablebase",
+    "TablebaseError",
     "__version__",
     "action_leg",
     "check_limits",
@@ -57,6 +61,9 @@ __all__ = [
     "san",
     "san_line",
     "selfplay_game",
+    "tablebase_generate",
+    "tablebase_stats",
+    "tablebase_verify",
 ]
 
 __version__: Final[str]
@@ -251,6 +258,7 @@ class Engine:
     def move_overhead(self) -> float: ...
     @move_overhead.setter
     def move_overhead(self, seconds: float) -> None: ...
+    def set_tablebase(self, tablebase: Tablebase | None) -> None: ...
     def clear(self) -> None: ...
     def evaluate(self, position: Position) -> int: ...
     def get_option(self, name: str) -> int: ...
@@ -317,6 +325,51 @@ class Record:
     ) -> tuple[list[tuple[str, str]], list[Move | int | str], str | None, list[_RecordError], bool]: ...
 
 def run_uci() -> None: ...
+
+class TablebaseError(ValueError): ...
+
+@final
+class Tablebase:
+    def __new__(cls, directory: str | os.PathLike[str]) -> Tablebase: ...
+    @property
+    def directory(self) -> pathlib.Path | None: ...
+    @property
+    def max_men(self) -> int: ...
+    def materials(self) -> list[str]: ...
+    def probe(self, position: Position) -> tuple[int, int] | None: ...
+    def root_moves(self, position: Position) -> list[tuple[Move, int, int]] | None: ...
+    def best_line(self, position: Position, max_plies: int) -> list[Move]: ...
+    def load_all(self) -> None: ...
+
+def tablebase_generate(
+    directory: str | os.PathLike[str],
+    men: int,
+    *,
+    threads: int | None = None,
+    force: bool = False,
+    tables: list[str] = ...,
+    simple: bool = False,
+    callback: Callable[..., object] | None = None,
+) -> list[tuple[str, int, int, int, int, int, float, bool]]: ...
+def tablebase_verify(
+    directory: str | os.PathLike[str],
+    men: int,
+    *,
+    threads: int | None = None,
+    tables: list[str] = ...,
+    callback: Callable[..., object] | None = None,
+) -> list[tuple[str, int, int, list[str], float]]: ...
+
+_SideRow = tuple[int, int, int, int, int, str | None, int, str | None]
+
+def tablebase_stats(
+    directory: str | os.PathLike[str],
+    men: int,
+    *,
+    threads: int | None = None,
+    tables: list[str] = ...,
+    callback: Callable[..., object] | None = None,
+) -> list[tuple[str, _SideRow, _SideRow, int, int, str | None]]: ...
 
 # -- learning (congo.learning) ------------------------------------------------------------------
 

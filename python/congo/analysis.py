@@ -30,6 +30,7 @@ to clear; enough for searches of a few million nodes).
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import Callable, Literal, Union, overload
 
@@ -37,6 +38,7 @@ from congo._core import Move, Position
 from congo.board import Board
 from congo.distributed import open_pool
 from congo.engine import MAX_MULTIPV, Engine, InfoDict, Limit, SearchResult
+from congo.tablebase import Tablebase
 
 __all__ = ["DEFAULT_HASH_MB", "analyse_many"]
 
@@ -44,6 +46,7 @@ DEFAULT_HASH_MB = 4
 """The transposition table of each worker of :func:`analyse_many`, in MiB."""
 
 PositionLike = Union[Board, Position, str]
+TablebaseLike = Union[Tablebase, str, "os.PathLike[str]"]
 
 _Job = tuple[str, tuple[Move, ...], Limit, int]
 """A position to search, as a picklable snapshot: the FEN of its game's first position, the moves
@@ -64,8 +67,13 @@ def _job(position: PositionLike, limit: Limit, multipv: int) -> _Job:
     raise TypeError(f"expected a congo.Board, Position or FEN string, got {type(position).__name__}")
 
 
-def _make_engine(hash_mb: int, options: tuple[tuple[str, int], ...]) -> Engine:
-    return Engine(threads=1, hash_mb=hash_mb, options=dict(options))
+def _make_engine(
+    hash_mb: int, options: tuple[tuple[str, int], ...], tablebase: Tablebase | None = None
+) -> Engine:
+    engine = Engine(threads=1, hash_mb=hash_mb, options=dict(options))
+    if tablebase is not None:
+        engine.set_tablebase(tablebase)
+    return engine
 
 
 def _search(engine: Engine, job: _Job) -> Analysis:
@@ -94,6 +102,7 @@ def analyse_many(
     options: Mapping[str, int] | None = None,
     progress: Callable[[int, int | None], object] | None = None,
     ray: str | None = None,
+    tablebase: TablebaseLike | None = None,
 ) -> Generator[SearchResult, None, None]: ...
 @overload
 def analyse_many(
@@ -106,6 +115,7 @@ def analyse_many(
     options: Mapping[str, int] | None = None,
     progress: Callable[[int, int | None], object] | None = None,
     ray: str | None = None,
+    tablebase: TablebaseLike | None = None,
 ) -> Generator[Analysis, None, None]: ...
 def analyse_many(
     positions: Iterable[PositionLike],
@@ -117,6 +127,7 @@ def analyse_many(
     options: Mapping[str, int] | None = None,
     progress: Callable[[int, int | None], object] | None = None,
     ray: str | None = None,
+    tablebase: TablebaseLike | None = None,
 ) -> Generator[Analysis, None, None]:
     """Searches every position of ``positions`` within ``limit`` and yields a
     :class:`~congo.SearchResult` for each, in input order; with ``multipv=N`` > 1, the list of
@@ -133,13 +144,18 @@ def analyse_many(
     ``progress(done, total)``, if given, is called after each yielded result (``total`` is
     ``len(positions)`` when it has a length, else ``None``). ``ray``: search on Ray actors of the
     cluster at this address instead of threads (``"auto"``, ``"ray://host:port"``, ``"local"``;
-    ``pip install 'congo[ray]'``; see :mod:`congo.distributed`).
+    ``pip install 'congo[ray]'``; see :mod:`congo.distributed`). ``tablebase``: endgame tables
+    for every worker (a :class:`~congo.tablebase.Tablebase` or a directory, see
+    :mod:`congo.tablebase`): positions they cover then score exactly. The threads share one
+    opened copy; each Ray actor opens the same directory on its own machine.
 
     Leaving the loop early, or Ctrl-C, stops the running searches within milliseconds.
 
     Raises ``TypeError`` / ``ValueError`` for bad arguments at once, and, at the item's place in the
     order, :class:`~congo.InvalidFenError` / :class:`~congo.InvalidPositionError` for a bad FEN and
-    ``TypeError`` for an input that is not a position."""
+    ``TypeError`` for an input that is not a position; ``OSError`` or
+    :class:`~congo.tablebase.TablebaseError` at once for a tablebase directory that cannot be
+    opened."""
     if not isinstance(limit, Limit):
         raise TypeError(f"limit must be a congo.Limit, got {type(limit).__name__}")
     if isinstance(multipv, bool) or not isinstance(multipv, int):
@@ -149,10 +165,12 @@ def analyse_many(
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be callable, got {type(progress).__name__}")
     option_pairs = tuple((options or {}).items())
+    if tablebase is not None and not isinstance(tablebase, Tablebase):
+        tablebase = Tablebase(tablebase)
     # Check the engine settings here, not in every worker.
-    _make_engine(hash_mb, option_pairs)
+    _make_engine(hash_mb, option_pairs, tablebase)
     total = len(positions) if hasattr(positions, "__len__") else None  # type: ignore[arg-type]
-    factory = functools.partial(_make_engine, hash_mb, option_pairs)
+    factory = functools.partial(_make_engine, hash_mb, option_pairs, tablebase)
     jobs = (_job(position, limit, multipv) for position in positions)
     return _results(factory, jobs, workers=workers, ray=ray, progress=progress, total=total)
 

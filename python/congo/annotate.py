@@ -38,10 +38,11 @@ from collections.abc import Iterable, Iterator
 from typing import Callable, TextIO
 
 import congo
-from congo.analysis import DEFAULT_HASH_MB, analyse_many
+from congo.analysis import DEFAULT_HASH_MB, TablebaseLike, analyse_many
 from congo.board import Board
 from congo.engine import Limit, PovScore, Score, SearchResult
 from congo.pgn import NAG_BLUNDER, NAG_DUBIOUS_MOVE, NAG_MISTAKE, ChildNode, Game, GameNode, _eval_text
+from congo.tablebase import Tablebase
 
 __all__ = [
     "BLUNDER",
@@ -198,14 +199,18 @@ def annotate_games(
     hash_mb: int = DEFAULT_HASH_MB,
     ray: str | None = None,
     progress: Callable[[int, int], object] | None = None,
+    tablebase: TablebaseLike | None = None,
 ) -> Iterator[Game]:
     """Annotates each game (see the module's documentation) and yields it, in input order, as soon
     as its last position has been searched. Games are read lazily, a few positions ahead.
 
     A game that cannot be searched (its ``FEN`` tag is bad: it has no moves) is yielded unchanged.
     ``progress(games_done, positions_done)`` is called after each game. The searches are those of
-    :func:`congo.analyse_many` (same ``workers``, ``hash_mb``, ``ray``), so node and depth limits
-    give the same annotations on any number of workers. Raises like ``analyse_many``."""
+    :func:`congo.analyse_many` (same ``workers``, ``hash_mb``, ``ray``, ``tablebase``), so node
+    and depth limits give the same annotations on any number of workers. With ``tablebase`` (endgame
+    tables, see :mod:`congo.tablebase`) every position the tables cover gets its exact value: a
+    draw, or a forced win or loss with its distance (``[%eval #n]``). Raises like
+    ``analyse_many``."""
     waiting: collections.deque[tuple[Game, int]] = collections.deque()
 
     def positions() -> Iterator[Board]:
@@ -218,7 +223,12 @@ def annotate_games(
             waiting.append((game, len(game.mainline_moves()) + 1))
             yield from _positions(game)
 
-    annotator = f"congo {congo.__version__} ({_describe(limit)})"
+    if tablebase is not None and not isinstance(tablebase, Tablebase):
+        tablebase = Tablebase(tablebase)
+    described = _describe(limit)
+    if tablebase is not None:
+        described += f", tables up to {tablebase.max_men} men"
+    annotator = f"congo {congo.__version__} ({described})"
     done_games = 0
     done_positions = 0
     buffer: list[SearchResult] = []
@@ -236,7 +246,10 @@ def annotate_games(
                 progress(done_games, done_positions)
             yield game
 
-    for result in analyse_many(positions(), limit, workers=workers, hash_mb=hash_mb, ray=ray):
+    searches = analyse_many(
+        positions(), limit, workers=workers, hash_mb=hash_mb, ray=ray, tablebase=tablebase
+    )
+    for result in searches:
         buffer.append(result)
         yield from ready()
     yield from ready()
@@ -283,6 +296,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         help="search on a Ray cluster: 'auto', 'ray://host:10001', 'local' (pip install 'congo[ray]')",
     )
+    parser.add_argument(
+        "--tablebase",
+        metavar="DIR",
+        help="use the endgame tables in DIR (made by `congo tablebase generate`): exact values "
+        "for the positions they cover (with --ray, DIR must exist on every machine)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -310,6 +329,7 @@ def run(args: argparse.Namespace) -> int:
     from congo.pgn import skip_game
 
     limit = _limit(args)
+    tables = _open_tables(args.tablebase)
     with contextlib.ExitStack() as files:
         total: int | None = None
         if args.games == "-":
@@ -330,11 +350,27 @@ def run(args: argparse.Namespace) -> int:
                 sink = files.enter_context(open(args.output, "w", encoding="utf-8"))
             except OSError as error:
                 raise ValueError(f"cannot write {args.output}: {error.strerror or error}") from None
-        return _annotate_stream(args, limit, source, sink, total)
+        return _annotate_stream(args, limit, tables, source, sink, total)
+
+
+def _open_tables(directory: str | None) -> Tablebase | None:
+    """The tables of ``--tablebase``, opened once before any search (every worker thread shares
+    them); a directory that cannot be read is a one-line error."""
+    if directory is None:
+        return None
+    try:
+        return Tablebase(directory)
+    except OSError as error:
+        raise ValueError(f"cannot open the tables in {directory}: {error.strerror or error}") from None
 
 
 def _annotate_stream(
-    args: argparse.Namespace, limit: Limit, source: TextIO, sink: TextIO, total: int | None
+    args: argparse.Namespace,
+    limit: Limit,
+    tables: Tablebase | None,
+    source: TextIO,
+    sink: TextIO,
+    total: int | None,
 ) -> int:
     from congo.__main__ import _progress, _progress_bar
     from congo.pgn import iter_games, write_game
@@ -363,7 +399,13 @@ def _annotate_stream(
 
     try:
         games = annotate_games(
-            numbered(), limit, workers=args.workers, hash_mb=args.hash, ray=args.ray, progress=show
+            numbered(),
+            limit,
+            workers=args.workers,
+            hash_mb=args.hash,
+            ray=args.ray,
+            progress=show,
+            tablebase=tables,
         )
         for game in games:
             write_game(sink, game)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import queue
 import threading
 from collections.abc import Iterable, Iterator, Mapping
@@ -51,6 +52,7 @@ from congo._uci_client import (
 )
 from congo.board import Board, PositionLike, to_position
 from congo.outcome import Outcome
+from congo.tablebase import Tablebase
 
 __all__ = [
     "MAX_DEPTH",
@@ -267,13 +269,23 @@ class Engine:
     sets switches and weights by name (:meth:`option_info` lists them), e.g. ``{"null_move": 0}``.
     The table is kept between searches, as in a game; :meth:`clear` empties it.
 
+    ``tablebase_path``: a directory of endgame tables (see :mod:`congo.tablebase`); every position
+    they cover then scores exactly (a win or loss with its distance, or a draw) and a root they
+    cover is answered at once with the distance-best move. :meth:`set_tablebase` changes it later.
+
     Raises ``ValueError`` for a thread count outside 1 … :data:`MAX_THREADS`, a table size outside
     1 … :data:`MAX_HASH_MB` MiB, or an unknown option or value; ``TypeError`` for arguments of the
-    wrong type; ``MemoryError`` when the table cannot be allocated.
+    wrong type; ``MemoryError`` when the table cannot be allocated; ``OSError`` or
+    :class:`~congo.tablebase.TablebaseError` for a tablebase directory that cannot be opened.
     """
 
     def __init__(
-        self, *, threads: int = 1, hash_mb: int = 64, options: Mapping[str, int] | None = None
+        self,
+        *,
+        threads: int = 1,
+        hash_mb: int = 64,
+        options: Mapping[str, int] | None = None,
+        tablebase_path: str | os.PathLike[str] | None = None,
     ) -> None:
         if options is not None and not isinstance(options, Mapping):
             raise TypeError(
@@ -286,6 +298,9 @@ class Engine:
         ]
         self._engine = _core.Engine(threads, hash_mb, pairs)
         self._options = dict(pairs)
+        self._tablebase: Tablebase | None = None
+        if tablebase_path is not None:
+            self.set_tablebase(tablebase_path)
         self._ponder: threading.Thread | None = None
 
     @property
@@ -297,6 +312,20 @@ class Engine:
     def hash_mb(self) -> int:
         """The transposition table size in MiB."""
         return self._engine.hash_mb
+
+    @property
+    def tablebase(self) -> Tablebase | None:
+        """The endgame tables the search uses, if any."""
+        return self._tablebase
+
+    def set_tablebase(self, tablebase: Tablebase | str | os.PathLike[str] | None) -> None:
+        """Uses endgame tables in the searches from now on: a :class:`~congo.tablebase.Tablebase`
+        or a directory to open (``None``: none). Raises like :class:`~congo.tablebase.Tablebase`,
+        and ``RuntimeError`` while a search runs."""
+        if tablebase is not None and not isinstance(tablebase, Tablebase):
+            tablebase = Tablebase(tablebase)
+        self._engine.set_tablebase(None if tablebase is None else tablebase._tb)
+        self._tablebase = tablebase
 
     def _search(
         self,

@@ -35,6 +35,7 @@ pub mod rules;
 pub mod san;
 pub mod search;
 pub mod square;
+pub mod tablebase;
 pub mod tables;
 pub mod uci;
 pub mod zobrist;

@@ -130,3 +130,31 @@ fn long_and_binary_lines_are_harmless() {
     assert!(lines.iter().any(|l| l.contains("bytes ignored")));
     assert_eq!(lines.last().unwrap(), "readyok");
 }
+
+#[test]
+fn tablebase_path_gives_the_engine_endgame_tables() {
+    let dir = std::env::temp_dir().join(format!("congo-uci-tables-{}", std::process::id()));
+    let options =
+        congo_core::tablebase::GenerateOptions { men: 3, threads: 2, force: true, tables: Vec::new() };
+    congo_core::tablebase::generate(&dir, &options, &mut |_| true).unwrap();
+    assert!(run("uci\n").iter().any(|l| l == "option name TablebasePath type string default <empty>"));
+    // A won three-man position: with the tables the answer is the distance-best move, a mate score
+    // and the whole line at once.
+    let script = format!(
+        "setoption name TablebasePath value {}\nposition fen 7/7/2l4/7/Z6/3L3/7 w 1\ngo depth 1\n",
+        dir.display()
+    );
+    let lines = run(&script);
+    assert!(lines.iter().any(|l| l == "info string tablebases: 8 tables, up to 3 men"), "{lines:?}");
+    let info = lines.iter().find(|l| l.starts_with("info depth")).unwrap();
+    assert!(
+        info.contains(" score mate 4 ") && info.ends_with("a3c2 c5c6 d2d1 c6c5 c2b4 c5d5 b4d5"),
+        "{info}"
+    );
+    // A directory that is not one is an error; clearing the option is not.
+    let lines =
+        run("setoption name TablebasePath value /nonexistent/tables\nsetoption name TablebasePath value\n");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].starts_with("info string error: TablebasePath: /nonexistent/tables"), "{lines:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

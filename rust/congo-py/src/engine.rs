@@ -402,6 +402,14 @@ impl PyEngine {
         Ok(())
     }
 
+    /// Uses endgame tables in the searches (`None`: none): exact scores wherever they reach, and
+    /// the distance-best move at a root they cover. Raises `RuntimeError` while a search runs.
+    #[pyo3(signature = (tablebase))]
+    fn set_tablebase(&self, tablebase: Option<&Bound<'_, crate::tablebase::PyTablebase>>) -> PyResult<()> {
+        self.lock()?.set_tablebase(tablebase.map(|t| std::sync::Arc::clone(&t.get().inner)));
+        Ok(())
+    }
+
     /// Forgets the transposition table and move-ordering statistics (as for a new game). Raises
     /// `RuntimeError` while a search runs.
     fn clear(&self, py: Python<'_>) -> PyResult<()> {

@@ -21,6 +21,7 @@ mod position;
 mod pytypes;
 mod san;
 mod signals;
+mod tablebase;
 mod uci;
 
 use congo_core::{self as core, search};
@@ -58,6 +59,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(san::parse_san, m)?)?;
     m.add_function(wrap_pyfunction!(san::san_line, m)?)?;
     m.add_function(wrap_pyfunction!(uci::run_uci, m)?)?;
+    m.add_class::<tablebase::PyTablebase>()?;
+    m.add_function(wrap_pyfunction!(tablebase::tablebase_generate, m)?)?;
+    m.add_function(wrap_pyfunction!(tablebase::tablebase_verify, m)?)?;
+    m.add_function(wrap_pyfunction!(tablebase::tablebase_stats, m)?)?;
+    m.add("TablebaseError", py.get_type::<tablebase::TablebaseError>())?;
     m.add("STARTING_FEN", core::STARTING_FEN)?;
     m.add("STARTING_BOARD_FEN", core::STARTING_BOARD_FEN)?;
     // The core's limits, the one definition of each.

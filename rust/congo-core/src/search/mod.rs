@@ -26,6 +26,7 @@
 //! Architecture and the measured worth of every feature: `docs/engine.md`.
 
 mod attacks;
+mod endgame;
 pub mod eval;
 mod limits;
 mod ordering;
@@ -51,6 +52,7 @@ pub use tt::Bound;
 use crate::moves::{Move, Path};
 use crate::outcome::Outcome;
 use crate::position::Position;
+use crate::tablebase::Tablebase;
 use eval::Evaluator;
 use ordering::Heuristics;
 use tt::TranspositionTable;
@@ -277,6 +279,8 @@ pub struct Engine {
     heuristics: Vec<Heuristics>,
     control: Arc<Control>,
     move_overhead: Duration,
+    /// Endgame tables to consult (see [`Engine::set_tablebase`]).
+    tablebase: Option<Arc<Tablebase>>,
 }
 
 impl Engine {
@@ -299,6 +303,7 @@ impl Engine {
             heuristics: (0..threads).map(|_| Heuristics::new(MAX_PLY)).collect(),
             control: Arc::new(Control::default()),
             move_overhead: DEFAULT_MOVE_OVERHEAD,
+            tablebase: None,
         })
     }
 
@@ -324,6 +329,18 @@ impl Engine {
     /// A handle that stops this engine's running search from another thread.
     pub fn stop_handle(&self) -> StopHandle {
         StopHandle(Arc::clone(&self.control))
+    }
+
+    /// Endgame tables for the search to use, or `None`: every node the tables cover gets its exact
+    /// score (a win or loss with its distance, or a draw) without being searched, and a root they
+    /// cover is answered at once with the distance-best move and the tables' line to the end.
+    pub fn set_tablebase(&mut self, tablebase: Option<Arc<Tablebase>>) {
+        self.tablebase = tablebase;
+    }
+
+    /// The endgame tables the search uses.
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
+        self.tablebase.as_ref()
     }
 
     /// The time set aside per move for latency outside the search when playing on a game clock.

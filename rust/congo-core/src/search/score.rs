@@ -14,8 +14,12 @@ pub const MATE: i32 = 30_000;
 /// The deepest ply a search reaches; also bounds the distance encoded in a mate score.
 pub const MAX_PLY: usize = 128;
 
+/// The longest distance to a forced result a score carries: a search finds mates up to
+/// [`MAX_PLY`] plies away, and a tablebase adds its distance to the ply where it is probed.
+pub const MAX_MATE_DISTANCE: usize = 1024;
+
 /// Scores at or beyond this magnitude are wins or losses, not evaluations.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+pub const MATE_BOUND: i32 = MATE - MAX_MATE_DISTANCE as i32;
 
 /// Larger than any score: the initial window of a search.
 pub const INFINITE: i32 = MATE + 1;

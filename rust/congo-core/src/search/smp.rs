@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::endgame;
 use super::limits::{Clock, Limits, MAX_DEPTH};
 use super::ordering::{move_key, MovePicker, Orderer};
 use super::score::{Score, INFINITE, MATE_BOUND};
@@ -44,7 +45,16 @@ pub(crate) fn run(
         return finished(None, start);
     }
 
+    // A root in the endgame tables needs no search (unless pondering, which waits for the opponent).
+    let multipv = options.multipv.clamp(1, MAX_MULTIPV).min(root_moves.len());
+    if let Some(tb) = engine.tablebase.as_deref().filter(|_| !options.ponder) {
+        if let Some(result) = endgame::root(tb, pos, &root_moves, multipv, start, on_info) {
+            return result;
+        }
+    }
+
     let shared = Shared {
+        tablebase: engine.tablebase.as_deref(),
         tt: &engine.tt,
         stop: &engine.control.stop,
         pondering: &engine.control.pondering,
@@ -54,7 +64,7 @@ pub(crate) fn run(
         limits,
         clock,
         threads: engine.threads,
-        multipv: options.multipv.clamp(1, MAX_MULTIPV).min(root_moves.len()),
+        multipv,
     };
     let (main_heuristics, helper_heuristics) = engine.heuristics.split_at_mut(1);
     let main_heuristics = &mut main_heuristics[0];

@@ -46,6 +46,8 @@ const QS_EVASION_PLIES: usize = 6;
 
 /// What all search threads share.
 pub(crate) struct Shared<'a> {
+    /// Endgame tables: exact scores for the positions they cover.
+    pub tablebase: Option<&'a crate::tablebase::Tablebase>,
     pub tt: &'a TranspositionTable,
     pub stop: &'a AtomicBool,
     /// Set while a ponder search has not been hit (see [`super::StopHandle::ponderhit`]).
@@ -537,7 +539,21 @@ impl<'a> Worker<'a> {
             return Some(win_in(ply + 1));
         }
         // Only the lions are left, and neither can take the other now.
-        (board.occupied().count() == 2).then_some(DRAW)
+        if board.occupied().count() == 2 {
+            return Some(DRAW);
+        }
+        self.tablebase_score(pos, ply, pv_node)
+    }
+
+    /// The exact score of a position in the endgame tables (with the tables' line at a PV node).
+    #[inline]
+    fn tablebase_score(&mut self, pos: &Position, ply: usize, pv_node: bool) -> Option<i32> {
+        let tb = self.shared.tablebase?;
+        let value = tb.probe_dtm(pos)?;
+        if pv_node && value != crate::tablebase::Dtm::Draw {
+            self.pv[ply].extend(tb.best_line(pos, MAX_PLY.saturating_sub(ply)));
+        }
+        Some(super::endgame::score(value, ply))
     }
 
     /// Principal variation search of a node at `ply` > 0 with `depth` plies left.

@@ -420,6 +420,9 @@ impl Server {
             self.out.error(&format!("option {} cannot be changed during a search", option.name));
             return;
         }
+        if option.name == options::TABLEBASE_PATH {
+            return self.set_tablebase(value.unwrap_or(""));
+        }
         let value = match options::parse_value(&option, value) {
             Ok(value) => value,
             Err(message) => return self.out.error(&message),
@@ -439,6 +442,7 @@ impl Server {
                 match Engine::with_params(threads, hash_mb, *engine.params()) {
                     Ok(mut fresh) => {
                         fresh.set_move_overhead(engine.move_overhead());
+                        fresh.set_tablebase(engine.tablebase().cloned());
                         *engine = fresh;
                         (self.threads, self.hash_mb) = (threads, hash_mb);
                     }
@@ -453,6 +457,28 @@ impl Server {
                 if let Err(e) = engine.set_param(param, value) {
                     self.out.error(&e.to_string());
                 }
+            }
+        }
+    }
+
+    /// Opens the endgame tables of a directory for the engine (`<empty>` or nothing: none). A
+    /// directory that cannot be opened is an error and changes nothing.
+    fn set_tablebase(&mut self, path: &str) {
+        let path = path.trim();
+        self.reclaim_engine();
+        let Some(engine) = self.engine.as_mut() else { return };
+        if path.is_empty() || path == "<empty>" {
+            engine.set_tablebase(None);
+            return;
+        }
+        match crate::tablebase::Tablebase::open(path) {
+            Ok(tables) => {
+                let (count, men) = (tables.materials().len(), tables.max_men());
+                engine.set_tablebase(Some(Arc::new(tables)));
+                self.out.line(&format!("info string tablebases: {count} tables, up to {men} men"));
+            }
+            Err(e) => {
+                self.out.error(&format!("{}: {e}; the engine keeps its tables", options::TABLEBASE_PATH));
             }
         }
     }

@@ -15,9 +15,17 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// The type, default and range of an option.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {
-    Spin { default: i64, min: i64, max: i64 },
-    Check { default: bool },
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    /// Free text (a path); empty by default.
+    Text,
 }
 
 /// One option as announced.
@@ -35,6 +43,7 @@ impl fmt::Display for UciOption {
             OptionKind::Spin { default, min, max } => write!(f, "spin default {default} min {min} max {max}"),
             OptionKind::Check { default } => write!(f, "check default {default}"),
             OptionKind::Button => f.write_str("button"),
+            OptionKind::Text => f.write_str("string default <empty>"),
         }
     }
 }
@@ -46,6 +55,8 @@ pub const MULTIPV: &str = "MultiPV";
 pub const PONDER: &str = "Ponder";
 pub const MOVE_OVERHEAD: &str = "Move Overhead";
 pub const CLEAR_HASH: &str = "Clear Hash";
+/// A directory of endgame tables (`congo tablebase generate`); empty for none.
+pub const TABLEBASE_PATH: &str = "TablebasePath";
 
 /// Every option with its default.
 pub fn all() -> Vec<UciOption> {
@@ -65,6 +76,7 @@ pub fn all() -> Vec<UciOption> {
             MAX_MOVE_OVERHEAD.as_millis() as usize,
         ),
         UciOption { name: CLEAR_HASH, kind: OptionKind::Button },
+        UciOption { name: TABLEBASE_PATH, kind: OptionKind::Text },
     ];
     let defaults = Params::default();
     // Switches range over 0 and 1 (no weight does): they are announced as checks.
@@ -90,7 +102,8 @@ pub fn find(name: &str) -> Option<UciOption> {
 pub fn parse_value(option: &UciOption, value: Option<&str>) -> Result<i64, String> {
     let name = option.name;
     match (&option.kind, value.map(str::trim)) {
-        (OptionKind::Button, None | Some("")) => Ok(0),
+        // A button takes no value; a text option's text (any, or none) is read by the server.
+        (OptionKind::Button, None | Some("")) | (OptionKind::Text, _) => Ok(0),
         (OptionKind::Button, Some(_)) => Err(format!("option {name} is a button: it takes no value")),
         (_, None | Some("")) => Err(format!("option {name} needs a value")),
         (OptionKind::Check { .. }, Some(text)) => match text.to_ascii_lowercase().as_str() {
