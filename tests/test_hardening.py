@@ -7,6 +7,7 @@ Every test here failed before the fix it guards.
 from __future__ import annotations
 
 import io
+import os
 import pickle
 import random
 import signal
@@ -351,19 +352,32 @@ READY = "import sys, congo.__main__ as cli; print('ready', file=sys.stderr, flus
 
 
 def _congo(
-    *args: str, interrupt_after: float | None = None, timeout: float = 60
+    *args: str, interrupt_after: float | None = None, once_printed: str | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
+    """Runs the CLI; with ``interrupt_after``, sends it SIGINT that many seconds after it is ready
+    (and, with ``once_printed``, after it has printed a line starting so: on a loaded machine a fixed
+    delay alone may end before the first result)."""
     command = [sys.executable, "-m", "congo", *args]
     if interrupt_after is None:
         return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     command = [sys.executable, "-c", READY, *args]
-    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
+    environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment
+    ) as process:
         assert process.stderr is not None
+        assert process.stdout is not None
         assert process.stderr.readline() == "ready\n"
+        seen = ""
+        if once_printed is not None:
+            while not (line := process.stdout.readline()).lstrip().startswith(once_printed):
+                assert line, f"the command ended before printing {once_printed!r}: {seen}"
+                seen += line
+            seen += line
         time.sleep(interrupt_after)
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=timeout)
-        return subprocess.CompletedProcess(command, process.returncode, out, err)
+        return subprocess.CompletedProcess(command, process.returncode, seen + out, err)
 
 
 @pytest.mark.parametrize(
@@ -390,7 +404,7 @@ def test_command_line_user_errors_are_one_line(args: list[str], message: str) ->
 
 def test_command_line_ctrl_c() -> None:
     # Issue 13: `congo analyse` ended in an IndexError traceback on Ctrl-C; `congo perft` ignored it.
-    analysed = _congo("analyse", "--depth", "99", interrupt_after=2.0)
+    analysed = _congo("analyse", "--depth", "99", once_printed="1 ", interrupt_after=0.5)
     assert analysed.returncode == 130, analysed.stderr
     assert "Traceback" not in analysed.stderr
     last = analysed.stdout.strip().splitlines()[-1]
