@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import threading
@@ -130,9 +131,28 @@ def main() -> int:
     )
     parser.add_argument("--quick", action="store_true", help="three repetitions, no depth-1 runs")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument(
+        "--stop", type=int, metavar="N", help="only stop() latencies, N times per position and thread count"
+    )
     args = parser.parse_args()
     repeat = 3 if args.quick else 9
     cases = load_perft_file(SUITE)
+    if args.stop:
+        print(
+            f"load average {os.getloadavg()[0]:.2f}; stop() to search returning,"
+            f" median / worst of {args.stop} (ms)"
+        )
+        for case in cases:
+            board = congo.Board(case.fen)
+            cells = []
+            for threads in (1, 2):
+                latencies = stop_latencies_ms(board, threads, args.stop)
+                cells.append(
+                    f"{threads} thread(s) {statistics.median(latencies):5.2f} / {max(latencies):5.2f}"
+                )
+            print(f"  {case.id:17} " + "   ".join(cells), flush=True)
+        print(f"load average {os.getloadavg()[0]:.2f}")
+        return 0
     results = {}
     for case in cases:
         print(f"measuring {case.id} ...", file=sys.stderr)
