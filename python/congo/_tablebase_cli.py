@@ -71,7 +71,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
             )
     print(
         f"{len(reports)} tables in {directory} ({len(made)} generated, {len(reports) - len(made)} kept): "
-        f"{positions:,} positions up to symmetry, the longest win {longest.longest} plies "
+        f"{positions:,} positions up to symmetry, the longest mate {longest.longest} plies "
         f"({longest.material}); {elapsed:.1f} s"
     )
     return 0

@@ -195,7 +195,8 @@ class Progress:
 @dataclasses.dataclass(frozen=True)
 class TableReport:
     """One generated table: its positions (each once, up to symmetry) and the results for the side
-    to move among them, the longest distance, and the seconds it took."""
+    to move among them, the longest distance to mate (of a win or a loss for the side to move), and
+    the seconds it took."""
 
     material: str
     positions: int
