@@ -17,6 +17,7 @@ __all__ = [
     "MAX_NODES",
     "MAX_PERFT_DEPTH",
     "MAX_PIECES_PER_COLOR",
+    "MAX_TABLEBASE_MEN",
     "MAX_THREADS",
     "MAX_TIME",
     "NUM_ACTIONS",
@@ -79,6 +80,7 @@ MAX_THREADS: Final[int]
 MAX_HASH_MB: Final[int]
 MAX_MATE: Final[int]
 MAX_MULTIPV: Final[int]
+MAX_TABLEBASE_MEN: Final[int]
 
 class InvalidFenError(ValueError): ...
 class InvalidPositionError(ValueError): ...

@@ -49,8 +49,8 @@ __all__ = [
     "verify",
 ]
 
-MAX_MEN = 5
-"""The most men (pieces, both lions included) a table holds."""
+MAX_MEN: int = _core.MAX_TABLEBASE_MEN
+"""The most men (pieces, both lions included) a table holds (the core's limit)."""
 
 PathLike = Union[str, "os.PathLike[str]"]
 

@@ -77,6 +77,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_HASH_MB", search::MAX_HASH_MB)?;
     m.add("MAX_MATE", search::MAX_MATE)?;
     m.add("MAX_MULTIPV", search::MAX_MULTIPV)?;
+    m.add("MAX_TABLEBASE_MEN", core::tablebase::MAX_MEN)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     learn::register(m)?;
     Ok(())
