@@ -64,9 +64,9 @@ def main() -> None:
     elapsed = time.perf_counter() - start
     header = [
         "# The balanced opening suite of `congo match` (congo.match.default_openings).",
-        f"# {len(kept)} positions {args.plies} random plies from the start (seed {args.seed}) that the engine",
-        f"# scores within {args.margin} cp of equal at {args.nodes:,} nodes (White's view), kept from {tried}",
-        "# candidates. Made by: python benches/make_openings.py"
+        f"# {len(kept)} positions {args.plies} random plies from the start (seed {args.seed})",
+        f"# that the engine scores within {args.margin} cp of equal at {args.nodes:,} nodes",
+        f"# (White's view), kept from {tried} candidates. Made by: python benches/make_openings.py"
         + (
             ""
             if (args.count, args.plies, args.nodes, args.margin, args.seed) == (200, 6, 20_000, 50, 2026)
