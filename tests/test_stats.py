@@ -236,3 +236,39 @@ def test_module_examples() -> None:
     failures, tried = doctest.testmod(stats)
     assert tried > 0
     assert failures == 0
+
+
+def _best_trinomial_t_value(probs: Sequence[float], t_value: float) -> float:
+    """max Σ p̂ ln q over (loss, draw, win) distributions with (mean - ½) / sd = ``t_value``: a log
+    grid over the loss rate, the win rate solved from the constraint by bisection."""
+    best = -math.inf
+    for step in range(2000):
+        loss = 10 ** (-12 + 10 * step / 2000)
+
+        def excess(win: float, loss: float = loss) -> float:
+            draw = 1 - loss - win
+            mean = win + 0.5 * draw
+            variance = loss * mean**2 + draw * (0.5 - mean) ** 2 + win * (1 - mean) ** 2
+            return (mean - 0.5) / math.sqrt(variance) - t_value
+
+        low, high = 1e-15, 0.5
+        if excess(low) > 0 or excess(high) < 0:
+            continue
+        for _ in range(100):
+            middle = (low + high) / 2
+            low, high = (low, middle) if excess(middle) > 0 else (middle, high)
+        win = (low + high) / 2
+        best = max(best, _loglik(probs, [loss, 1 - loss - win, win]))
+    return best
+
+
+def test_the_normalized_llr_of_a_degenerate_match_is_the_constrained_likelihood_ratio() -> None:
+    """16,700 draws and nothing else, elo0=0 elo1=5 normalized: the brute-force constrained maxima
+    give -3.45 (H1 is less likely than H0 given only draws). fastchess's test suite expects +2.97
+    for the same counts; its fixed-point iteration stops at a 1e-4 change, from a uniform start,
+    which this degenerate case does not survive. congo follows the likelihoods."""
+    total, probs = _regularized([0, 16700, 0])
+    scale = 800 / math.log(10)
+    expected = total * (_best_trinomial_t_value(probs, 5 / scale) - _best_trinomial_t_value(probs, 0.0))
+    assert expected == pytest.approx(-3.45, abs=0.01)
+    assert SPRT(0, 5, model="normalized").llr_trinomial(0, 16700, 0) == pytest.approx(expected, abs=1e-3)
