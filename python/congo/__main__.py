@@ -157,8 +157,16 @@ def _progress_bar(done: int, total: int, text: str, width: int = 30) -> str:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    """Plays two players against each other from varied openings, both colours, and prints the score
-    and the Elo difference with its 95 % error bar.
+    """Plays two players against each other in pairs of games, each pair from one opening with
+    colours swapped, and prints the score, the Elo difference with its 95 % interval from the pairs
+    (pentanomial), the likelihood of superiority (LOS) and the pairs' counts (Ptnml: pairs worth 0,
+    1/2, 1, 3/2, 2 points), or "too few games" where no interval is defined yet.
+
+    Openings: the bundled balanced suite by default, --openings FILE, or --opening-plies N random
+    plies. With --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 the match stops as soon as the
+    log-likelihood ratio crosses a bound (checked after each pair) and prints it as fishtest does:
+    "LLR: 2.95 (-2.94, 2.94) [0.00, 10.00]". An odd --games plays the last opening once, the first
+    player White (counted in the score, not in the pairs). See docs/engine.md.
 
     Players: engine[:key=value,...] (keys: time, depth, nodes, threads, hash, and any engine option
     from `congo options`), alphabeta[:depth=N] (material only), greedy, random, and
@@ -175,6 +183,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     first = match.parse_player(args.first)
     second = match.parse_player(args.second)
     time_control = None if args.tc is None else match.TimeControl.parse(args.tc)
+    settings = match.match_arguments(args)
     # Check that the records can be written before playing: a bad path is a one-line error now,
     # not a lost match later.
     save = None
@@ -192,10 +201,7 @@ def cmd_match(args: argparse.Namespace) -> int:
             save.write(game.record(event=event))
             save.write("\n\n")
             save.flush()
-        text = (
-            f"+{result.wins} ={result.draws} -{result.losses}  "
-            f"{100 * result.score:.1f}%  (last: {game.white} vs {game.black} {game.result()})"
-        )
+        text = result.standing(game)
         if interactive:
             _progress(sys.stderr, _progress_bar(result.played, games, text))
         elif result.played % step == 0 or result.played == games:
@@ -208,7 +214,7 @@ def cmd_match(args: argparse.Namespace) -> int:
             first,
             second,
             games=games,
-            opening_plies=args.opening_plies,
+            **settings,
             seed=args.seed,
             max_plies=args.max_plies,
             concurrency=args.concurrency,
@@ -234,7 +240,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     print("endings: " + ", ".join(f"{name} {count}" for name, count in sorted(terminations.items())))
     print(f"time {elapsed:.1f} s")
     if args.save:
-        # In game order (they were written in order of completion).
+        # Again, in full and in game order.
         match.write_records(args.save, result.games, event=event)
         print(f"{len(result.games)} games saved to {args.save}")
     return 130 if interrupted else 0
@@ -307,13 +313,12 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("first", metavar="PLAYER1", help="e.g. engine:time=0.1")
     match.add_argument("second", metavar="PLAYER2", help="e.g. alphabeta:depth=2")
     match.add_argument("--games", type=_positive_int, default=100, help="games to play (default: 100)")
+    from congo import match as match_module
+
+    match_module.add_match_arguments(match)
     match.add_argument(
-        "--opening-plies",
-        type=_nonnegative_int,
-        default=4,
-        help="random plies before the players take over (default: 4)",
+        "--seed", type=_nonnegative_int, default=1, help="seed of random openings and players (default: 1)"
     )
-    match.add_argument("--seed", type=_nonnegative_int, default=1, help="seed of the openings (default: 1)")
     match.add_argument(
         "--max-plies",
         type=_positive_int,

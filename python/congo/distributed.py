@@ -19,7 +19,8 @@ the ``factory``, the ``task`` and the items must then be picklable (module-level
 it with ``pip install 'congo[ray]'``.
 
 This module is the one place where ``congo`` decides how work is spread; :func:`congo.analyse_many`,
-``congo annotate`` and self-play are built on it.
+``congo annotate``, self-play and ``congo match`` (:func:`congo.match.run_match`, whose ``stop`` hook
+aborts the players of the games in progress) are built on it.
 """
 
 from __future__ import annotations

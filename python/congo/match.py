@@ -1,8 +1,13 @@
 """Matches between players: engine configurations and simple built-in opponents.
 
 This is what ``congo match`` runs, and how the engine's features and weights were chosen (the logs
-are in ``docs/engine.md``). Games start from varied, random but reproducible openings, and each
-opening is played twice with colours swapped, so that neither side profits from a lucky opening.
+are in ``docs/engine.md``). Games start from an opening suite — the bundled balanced one
+(:func:`default_openings`), a file of FENs (:func:`read_openings`), or random plies from the start
+position (:func:`make_openings`) — and each opening is played twice with colours swapped (a *pair*),
+so that neither side profits from a lucky opening. The result reports the Elo difference with its
+95 % interval from the pairs (the pentanomial model of :mod:`congo.stats`), the likelihood of
+superiority, and, with an :class:`~congo.stats.SPRT`, the log-likelihood ratio; the match stops once
+the SPRT accepts a hypothesis.
 
 Players are described by short strings (see :func:`parse_player`)::
 
@@ -22,34 +27,42 @@ clock (``[%clk]``) and, where the player reported one, its evaluation (``[%eval]
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import dataclasses
 import enum
 import functools
+import importlib.resources
 import math
 import random
 import shlex
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from typing import Callable, Protocol
+from typing import Callable, Protocol, TypedDict, Union
 
 from congo import pgn
 from congo._core import Move, Position
+from congo._uci_client import _Connection
 from congo.board import Board, Outcome
+from congo.distributed import open_pool
 from congo.engine import (
     Engine,
     EngineError,
     EngineTerminatedError,
     Limit,
     PlayResult,
+    PovScore,
     Score,
     SimpleEngine,
 )
 from congo.pieces import CROCODILE, ELEPHANT, GIRAFFE, LION, MONKEY, PAWN, SUPERPAWN, ZEBRA
+from congo.stats import SPRT, EloEstimate, elo_pentanomial, elo_trinomial
 
 __all__ = [
+    "MAX_ALPHABETA_DEPTH",
     "MAX_GAMES",
+    "SPRT",
     "Adjudicated",
     "Adjudication",
     "AlphaBetaPlayer",
@@ -62,13 +75,23 @@ __all__ = [
     "RandomPlayer",
     "TimeControl",
     "UciPlayer",
+    "add_match_arguments",
+    "default_openings",
     "elo",
     "make_openings",
+    "parse_openings",
     "parse_player",
     "play_game",
     "play_match_game",
+    "read_openings",
     "run_match",
 ]
+
+MAX_ALPHABETA_DEPTH = 8
+"""The deepest :class:`AlphaBetaPlayer` (plain Python: depth 6 already takes over 30 s a game)."""
+
+Opening = Union[Sequence[Move], str]
+"""Where a game starts: moves from the start position, or a FEN."""
 
 MAX_GAMES = 1_000_000
 """The most games one match may ask for (the openings are made up front)."""
@@ -149,8 +172,13 @@ class AlphaBetaPlayer:
     are tried first; ties between equally good root moves are broken at random."""
 
     def __init__(self, depth: int = 2, seed: int = 0) -> None:
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        if isinstance(depth, bool) or not isinstance(depth, int):
             raise ValueError(f"alphabeta depth must be a positive int, got {depth!r}")
+        if not 1 <= depth <= MAX_ALPHABETA_DEPTH:
+            raise ValueError(
+                f"alphabeta depth must be from 1 to {MAX_ALPHABETA_DEPTH}, got {depth} "
+                "(it searches in plain Python: each ply multiplies its time; use engine:depth=N deeper)"
+            )
         self.name = f"alphabeta:depth={depth}"
         self.depth = depth
         self._random = random.Random(seed)
@@ -238,16 +266,31 @@ class UciPlayer:
         self.limit = limit or Limit(time=0.1)
         self.options = dict(options or {})
         self._engine: SimpleEngine | None = None
+        self._starting: _Connection | None = None
+        self._lock = threading.Lock()
+        self._aborted = False
         self._game = 0
 
     def _started(self) -> SimpleEngine:
         if self._engine is None:
-            engine = SimpleEngine.popen_uci(self.command, timeout=30.0, start_new_session=True)
+            # SimpleEngine.popen_uci's steps, keeping the process at hand so that abort() can kill
+            # an engine still starting (a Ctrl-C must not wait for its handshake).
+            connection = _Connection(self.command, {"start_new_session": True})
+            with self._lock:
+                self._starting = connection
+                aborted = self._aborted
+            engine = SimpleEngine(connection, timeout=30.0)
             try:
+                if aborted:
+                    raise EngineTerminatedError(f"{self.name} was stopped while starting")
+                engine._handshake()
                 engine.configure(self.options)
             except BaseException:
-                engine.quit()
+                connection.kill()
                 raise
+            finally:
+                with self._lock:
+                    self._starting = None
             engine.timeout = 5.0
             self._engine = engine
         return self._engine
@@ -267,7 +310,13 @@ class UciPlayer:
         self._started()
 
     def abort(self) -> None:
-        """Kills the engine process (a search waiting on it ends with an error)."""
+        """Kills the engine process, even one still starting (a search waiting on it ends with an
+        error)."""
+        with self._lock:
+            self._aborted = True
+            starting = self._starting
+        if starting is not None:
+            starting.kill()
         if self._engine is not None:
             self._engine.kill()
 
@@ -413,6 +462,56 @@ def make_openings(count: int, plies: int, seed: int) -> list[list[Move]]:
     return openings
 
 
+def parse_openings(text: str, *, source: str = "openings") -> list[str]:
+    """The openings of an openings file's text: one FEN a line, or EPD-like, a FEN followed by
+    ``;``-separated fields (ignored); ``#`` starts a comment, blank lines are skipped. Raises
+    ``ValueError`` naming ``source`` and the line for a bad FEN or a finished game, or when there is
+    no opening at all."""
+    fens: list[str] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        content = line.split("#", 1)[0].strip()
+        if not content:
+            continue
+        fen = content.split(";", 1)[0].strip()
+        if not fen:
+            raise ValueError(f"{source}, line {number}: no FEN before ';'")
+        try:
+            position = Position(fen)
+        except ValueError as error:
+            raise ValueError(f"{source}, line {number}: {error}") from None
+        if position.outcome() is not None:
+            raise ValueError(f"{source}, line {number}: the game is already over in {fen!r}")
+        fens.append(fen)
+    if not fens:
+        raise ValueError(f"{source}: no openings in it (expected one FEN a line)")
+    return fens
+
+
+def read_openings(path: str) -> list[str]:
+    """The openings of a file (see :func:`parse_openings`). Raises ``ValueError`` for a file that
+    cannot be read or holds a bad line."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or error
+        raise ValueError(f"cannot read the openings {path}: {reason}") from None
+    return parse_openings(text, source=path)
+
+
+@functools.lru_cache(maxsize=1)
+def _bundled_openings() -> tuple[str, ...]:
+    text = importlib.resources.files("congo").joinpath("data/openings.txt").read_text(encoding="utf-8")
+    return tuple(parse_openings(text, source="congo/data/openings.txt"))
+
+
+def default_openings() -> list[str]:
+    """The bundled balanced suite (``congo/data/openings.txt``): positions a few random plies from
+    the start that a search scores near equal, made by ``benches/make_openings.py``. What
+    :func:`run_match` and ``congo match`` play when given no openings."""
+    return list(_bundled_openings())
+
+
 @dataclasses.dataclass(frozen=True)
 class TimeControl:
     """A game clock: ``base`` seconds for the game (or for each ``moves`` moves, when given), plus
@@ -480,20 +579,6 @@ class Adjudicated:
         return "1/2-1/2" if self.winner is None else ("1-0" if self.winner else "0-1")
 
 
-def _clock_text(seconds: float) -> str:
-    seconds = max(0.0, seconds)
-    hours, rest = divmod(seconds, 3600)
-    minutes, rest = divmod(rest, 60)
-    return f"{int(hours)}:{int(minutes):02d}:{rest:06.3f}"
-
-
-def _eval_text(score: Score) -> str:
-    """A score from White's point of view as PGN's ``[%eval]`` writes it: pawns, or ``#N``."""
-    if score.mate is not None:
-        return f"#{score.mate}" if score.mate or score.score() < 0 else "#+0"
-    return f"{(score.cp or 0) / 100:.2f}"
-
-
 @dataclasses.dataclass
 class GameRecord:
     """One finished game."""
@@ -511,6 +596,8 @@ class GameRecord:
     time_control: TimeControl | None = None
     index: int = 0
     """The game's number in its match, from 0."""
+    start_fen: str | None = None
+    """The FEN the game started from when its opening was a position, else ``None``."""
 
     def result(self) -> str:
         return self.outcome.result()
@@ -524,18 +611,17 @@ class GameRecord:
         game.headers["Black"] = self.black
         game.headers["Result"] = self.result()
         game.headers["Termination"] = self.outcome.termination.name.lower()
-        game.headers["Opening"] = " ".join(move.uci() for move in self.opening)
+        if self.start_fen is None:
+            game.headers["Opening"] = " ".join(move.uci() for move in self.opening)
         if self.time_control is not None:
             game.headers["TimeControl"] = str(self.time_control)
         if isinstance(self.outcome, Adjudicated) and self.outcome.reason:
             game.comment = self.outcome.reason
         for node, clock, evaluation in zip(game.mainline(), self.clocks, self.evals):
-            words = []
             if evaluation is not None:
-                words.append(f"[%eval {_eval_text(evaluation)}]")
+                node.set_eval(PovScore(evaluation, True))
             if clock is not None:
-                words.append(f"[%clk {_clock_text(clock)}]")
-            node.comment = " ".join(words)
+                node.set_clock(max(0.0, clock), digits=3)
         return str(game)
 
 
@@ -555,31 +641,35 @@ def _ask(player: Player, board: Board, limit: Limit | None) -> PlayResult:
 def play_game(
     white: Player,
     black: Player,
-    opening: Sequence[Move] = (),
+    opening: Opening = (),
     *,
     max_plies: int = 200,
     time_control: TimeControl | None = None,
     cancel: threading.Event | None = None,
 ) -> GameRecord:
-    """Plays one game from the start position after ``opening``. A threefold repetition or
-    ``max_plies`` moves in all end it as a draw.
+    """Plays one game from the start position after ``opening`` (moves), or from ``opening`` when it
+    is a FEN. A threefold repetition or ``max_plies`` moves in all end it as a draw.
 
     With a ``time_control`` each side's thinking time is measured and taken from its clock; a side
     whose clock runs out loses on time. An outside engine (raising
     :class:`~congo.engine.EngineError`) that answers an illegal move or none, or dies, loses the
     game. ``cancel``, when set from another thread, ends the game early with ``_Cancelled``."""
-    board = Board()
-    for move in opening:
+    start_fen = opening if isinstance(opening, str) else None
+    moves: list[Move] = [] if isinstance(opening, str) else list(opening)
+    board = Board() if start_fen is None else Board(start_fen)
+    for move in moves:
         board.push(move)
-    clocks: list[float | None] = [None] * len(opening)
-    evals: list[Score | None] = [None] * len(opening)
+    clocks: list[float | None] = [None] * len(moves)
+    evals: list[Score | None] = [None] * len(moves)
     white.new_game()
     black.new_game()
     remaining = {True: time_control.base, False: time_control.base} if time_control else {}
     moves_made = {True: 0, False: 0}
 
     def finish(outcome: Outcome | Adjudicated) -> GameRecord:
-        return GameRecord(white.name, black.name, list(opening), board, outcome, clocks, evals, time_control)
+        return GameRecord(
+            white.name, black.name, moves, board, outcome, clocks, evals, time_control, start_fen=start_fen
+        )
 
     while True:
         if cancel is not None and cancel.is_set():
@@ -643,7 +733,7 @@ def play_match_game(
     first: tuple[str, PlayerFactory],
     second: tuple[str, PlayerFactory],
     index: int,
-    opening: Sequence[Move],
+    opening: Opening,
     *,
     seed: int = 1,
     max_plies: int = 200,
@@ -678,7 +768,10 @@ def play_match_game(
 
 @dataclasses.dataclass
 class MatchResult:
-    """Wins, draws and losses from the first player's point of view, and the games."""
+    """Wins, draws and losses from the first player's point of view, the game pairs, and the games.
+
+    Games ``2k`` and ``2k+1`` of a match share an opening with colours swapped: once both are in,
+    the pair's points for the first player (0, ½, 1, 1½ or 2) are counted in :attr:`pentanomial`."""
 
     first: str
     second: str
@@ -686,55 +779,105 @@ class MatchResult:
     draws: int = 0
     losses: int = 0
     games: list[GameRecord] = dataclasses.field(default_factory=list)
+    pentanomial: list[int] = dataclasses.field(default_factory=lambda: [0] * 5)
+    """Pairs worth 0, ½, 1, 1½ and 2 points to the first player (fastchess's ``Ptnml(0-2)``)."""
+    sprt: SPRT | None = None
+    """The test the match ran under, if any."""
+    llr: float | None = None
+    """The SPRT's log-likelihood ratio after the last finished pair (``None`` without an SPRT)."""
+    decision: str | None = None
+    """``"H1"`` or ``"H0"`` once the SPRT accepted one (the match then stopped), else ``None``."""
+    _points: dict[int, float] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @property
     def played(self) -> int:
         return self.wins + self.draws + self.losses
 
     @property
+    def pairs(self) -> int:
+        """Finished game pairs."""
+        return sum(self.pentanomial)
+
+    @property
     def score(self) -> float:
         """The first player's score fraction, 0 … 1."""
         return (self.wins + 0.5 * self.draws) / self.played if self.played else 0.5
 
-    def elo(self) -> tuple[float, float]:
-        """The Elo difference (first minus second) and its 95 % error bar."""
-        return elo(self.wins, self.draws, self.losses)
+    def estimate(self) -> EloEstimate:
+        """The Elo difference (first minus second) with its 95 % interval and the likelihood of
+        superiority: from the pairs (pentanomial) once a pair is finished, else from the games
+        (trinomial). See :mod:`congo.stats`."""
+        if self.pairs:
+            return elo_pentanomial(self.pentanomial)
+        return elo_trinomial(self.wins, self.draws, self.losses)
 
-    def summary(self) -> str:
-        difference, error = self.elo()
+    def elo(self) -> tuple[float, float]:
+        """The Elo difference and half its 95 % interval (``inf`` where no interval is defined);
+        :meth:`estimate` says more."""
+        estimate = self.estimate()
+        if estimate.samples == 0:
+            return 0.0, math.inf
+        return estimate.elo, math.inf if estimate.error is None else estimate.error
+
+    def add(self, game: GameRecord) -> None:
+        """Counts a finished game (``game.index`` says which player had White and which pair it
+        belongs to) and keeps it; with an :attr:`sprt`, updates :attr:`llr` and :attr:`decision`
+        when it completes a pair."""
+        winner = game.outcome.winner
+        first_is_white = game.index % 2 == 0
+        if winner is None:
+            self.draws += 1
+            points = 0.5
+        elif winner == first_is_white:
+            self.wins += 1
+            points = 1.0
+        else:
+            self.losses += 1
+            points = 0.0
+        self.games.append(game)
+        partner = game.index ^ 1
+        if partner in self._points:
+            self.pentanomial[round(2 * (points + self._points.pop(partner)))] += 1
+            if self.sprt is not None:
+                self.llr = self.sprt.llr_pentanomial(self.pentanomial)
+                self.decision = self.sprt.decision(self.llr)
+        else:
+            self._points[game.index] = points
+
+    def standing(self, game: GameRecord) -> str:
+        """A progress line after ``game``: the score so far, the LLR under an SPRT, the last game."""
+        llr = "" if self.llr is None else f"  LLR {self.llr:.2f}"
         return (
-            f"{self.first} vs {self.second}: +{self.wins} ={self.draws} -{self.losses} "
-            f"({self.played} games), score {100 * self.score:.1f}%, "
-            f"Elo {_format_elo(difference)} ± {error:.0f}"
+            f"+{self.wins} ={self.draws} -{self.losses}  {100 * self.score:.1f}%{llr}  "
+            f"(last: {game.white} vs {game.black} {game.result()})"
         )
 
-
-def _format_elo(value: float) -> str:
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
-    return f"{value:+.0f}" if value else "0"
-
-
-def _elo_of(score: float) -> float:
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
+    def summary(self) -> str:
+        """The standings as ``congo match`` prints them: the score, the Elo difference with its
+        interval and the LOS, the pairs, and the SPRT's line (see ``docs/engine.md``)."""
+        estimate = self.estimate()
+        lines = [
+            f"{self.first} vs {self.second}: +{self.wins} ={self.draws} -{self.losses} "
+            f"({self.played} games), score {100 * self.score:.1f}%"
+        ]
+        los = "" if estimate.los is None else f", LOS {100 * estimate.los:.1f} %"
+        lines.append(f"{estimate}{los}")
+        if self.pairs:
+            lines.append(f"Ptnml(0-2): [{', '.join(map(str, self.pentanomial))}]")
+        if self.sprt is not None:
+            verdict = {"H1": "  H1 accepted", "H0": "  H0 accepted", None: ""}[self.decision]
+            lines.append(self.sprt.status(0.0 if self.llr is None else self.llr) + verdict)
+        return "\n".join(lines)
 
 
 def elo(wins: int, draws: int, losses: int) -> tuple[float, float]:
-    """The Elo difference implied by a match score and the half-width of its 95 % confidence
-    interval (normal approximation over per-game results; infinite when the score is 0 or 100 %)."""
-    games = wins + draws + losses
-    if games == 0:
+    """The Elo difference implied by a match score, counting games one by one, and the half-width of
+    its 95 % interval: ``inf`` where the interval is not defined (no variance, a score of 0 or
+    100 %, or an end of the interval beyond them). :func:`congo.stats.elo_trinomial` says more."""
+    estimate = elo_trinomial(wins, draws, losses)
+    if estimate.samples == 0:
         return 0.0, math.inf
-    score = (wins + 0.5 * draws) / games
-    variance = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2) / games
-    margin = 1.96 * math.sqrt(variance / games)
-    low, high = _elo_of(score - margin), _elo_of(score + margin)
-    error = (high - low) / 2 if math.isfinite(low) and math.isfinite(high) else math.inf
-    return _elo_of(score), error
+    return estimate.elo, math.inf if estimate.error is None else estimate.error
 
 
 class MatchInterrupted(KeyboardInterrupt):
@@ -746,67 +889,76 @@ class MatchInterrupted(KeyboardInterrupt):
         self.result = result
 
 
-def _tally(result: MatchResult, game: GameRecord) -> None:
-    """Counts a finished game (``game.index`` says which player had White) and keeps it."""
-    winner = game.outcome.winner
-    first_is_white = game.index % 2 == 0
-    if winner is None:
-        result.draws += 1
-    elif winner == first_is_white:
-        result.wins += 1
-    else:
-        result.losses += 1
-    result.games.append(game)
+class _Slot:
+    """A match worker's state (on a thread or a Ray actor): the players of its game in progress, to
+    abort them, and the flag that game checks between moves."""
+
+    def __init__(self) -> None:
+        self.players: list[Player] = []
+        self.cancel = threading.Event()
+        self.lock = threading.Lock()
+
+    def track(self, players: list[Player]) -> None:
+        with self.lock:
+            self.players = players
 
 
-def _no_state() -> None:
-    """Match workers keep no state between games: each game makes fresh players."""
+def _stop_slot(slot: _Slot) -> None:
+    """Ends the slot's game in progress (the pool's ``stop`` hook: Ctrl-C, a decided SPRT)."""
+    slot.cancel.set()
+    with slot.lock:
+        playing = list(slot.players)
+    for player in playing:
+        abort = getattr(player, "abort", None)
+        if abort is not None:
+            with contextlib.suppress(Exception):
+                abort()
 
 
-def _play_indexed(
+def _play_on_slot(
     first: tuple[str, PlayerFactory],
     second: tuple[str, PlayerFactory],
     seed: int,
     max_plies: int,
     time_control: TimeControl | None,
-    state: None,
-    item: tuple[int, Sequence[Move]],
+    slot: _Slot,
+    item: tuple[int, Opening],
 ) -> GameRecord:
     index, opening = item
     return play_match_game(
-        first, second, index, opening, seed=seed, max_plies=max_plies, time_control=time_control
+        first,
+        second,
+        index,
+        opening,
+        seed=seed,
+        max_plies=max_plies,
+        time_control=time_control,
+        cancel=slot.cancel,
+        on_players=slot.track,
     )
 
 
-def _run_match_on_ray(
-    first: tuple[str, PlayerFactory],
-    second: tuple[str, PlayerFactory],
-    games: int,
-    openings: list[list[Move]],
-    seed: int,
-    max_plies: int,
-    time_control: TimeControl | None,
-    on_game: Callable[[MatchResult, GameRecord], object] | None,
-    address: str,
-    concurrency: int,
-) -> MatchResult:
-    """:func:`run_match` on Ray actors (the players' factories travel by cloudpickle)."""
-    from congo.distributed import open_pool
-
-    result = MatchResult(first[0], second[0])
-    task = functools.partial(_play_indexed, first, second, seed, max_plies, time_control)
-    items = ((index, openings[index // 2]) for index in range(games))
-    try:
-        with open_pool(
-            _no_state, task, ray=address, workers=concurrency if concurrency > 1 else None
-        ) as pool:
-            for game in pool.imap(items, window=2 * pool.workers):
-                _tally(result, game)
-                if on_game is not None:
-                    on_game(result, game)
-    except KeyboardInterrupt:
-        raise MatchInterrupted(result) from None
-    return result
+def _schedule(
+    pairs: int, openings: Sequence[str] | None, opening_plies: int | None, seed: int
+) -> list[Opening]:
+    """The opening of each pair: the given FENs or the bundled suite, in order and over again when
+    the match is longer; or distinct random openings of ``opening_plies`` plies."""
+    if openings is not None and opening_plies is not None:
+        raise ValueError("give openings or opening_plies, not both")
+    if opening_plies is not None:
+        return list(make_openings(pairs, opening_plies, seed))
+    if openings is None:
+        fens: list[str] = default_openings()
+    else:
+        if isinstance(openings, str):
+            raise TypeError("openings must be a list of FENs (read a file with match.read_openings)")
+        fens = list(openings)
+        if not fens:
+            raise ValueError("openings is empty")
+        for fen in fens:
+            if Position(fen).outcome() is not None:
+                raise ValueError(f"the game is already over in the opening {fen!r}")
+    return [fens[pair % len(fens)] for pair in range(pairs)]
 
 
 def run_match(
@@ -814,107 +966,122 @@ def run_match(
     second: tuple[str, PlayerFactory],
     *,
     games: int,
-    opening_plies: int = 4,
+    openings: Sequence[str] | None = None,
+    opening_plies: int | None = None,
     seed: int = 1,
     max_plies: int = 200,
     concurrency: int = 1,
     time_control: TimeControl | None = None,
+    sprt: SPRT | None = None,
     on_game: Callable[[MatchResult, GameRecord], object] | None = None,
     ray: str | None = None,
 ) -> MatchResult:
-    """Plays ``games`` games (pairs of games on the same opening with colours swapped; an odd last
-    game has the first player White). ``concurrency`` games run at once, each on its own thread;
-    each game gets fresh players (:func:`play_match_game`). ``on_game(result so far, game)`` is
-    called after each game, in order of completion, from one thread at a time.
+    """Plays ``games`` games in pairs: each pair starts from one opening, the first player White in
+    the pair's first game (even ``index``) and Black in its second. An odd last game is played
+    alone, the first player White: it counts in the wins, draws and losses, not in the pairs.
+
+    The openings: ``openings``, a list of FENs (:func:`read_openings` reads a file), in order and
+    over again when there are more pairs than openings; or, with ``opening_plies``, distinct random
+    openings of that many plies from the start position (reproducible from ``seed``); by default
+    the bundled balanced suite (:func:`default_openings`).
+
+    ``concurrency`` games run at once on the threads of a :mod:`congo.distributed` pool; each game
+    gets fresh players (:func:`play_match_game`). ``on_game(result so far, game)`` is called after
+    each game, in game order, from this thread. With ``sprt`` (an :class:`~congo.stats.SPRT`) the
+    log-likelihood ratio is computed after each finished pair and the match stops as soon as it
+    crosses a bound (the games in progress are abandoned): ``result.decision`` says which.
 
     Ctrl-C (``KeyboardInterrupt``) stops the match promptly: the players of the games in progress
     are aborted, those games dropped, and :class:`MatchInterrupted` raised with the finished ones.
     With ``ray=ADDRESS`` (``"auto"``, ``"ray://host:10001"``, ``"local"``; ``pip install
-    'congo[ray]'``) the games are played by Ray actors over the cluster's CPUs instead (``concurrency``
-    of them when above 1, else one per CPU; see :mod:`congo.distributed`), the same games as on
-    threads, ``on_game`` called in game order.
+    'congo[ray]'``) the same pool plays the games on Ray actors over the cluster's CPUs
+    (``concurrency`` of them when above 1, else one per CPU), the same games as on threads.
 
-    Raises ``ValueError`` for a number of games outside 1 … :data:`MAX_GAMES` or a concurrency
-    below 1, before any game is played."""
+    Raises ``ValueError`` for a number of games outside 1 … :data:`MAX_GAMES`, a concurrency below
+    1, both ``openings`` and ``opening_plies``, or a bad opening, before any game is played."""
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise ValueError(f"games must be from 1 to {MAX_GAMES:,}, got {games}")
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
-    openings = make_openings((games + 1) // 2, opening_plies, seed)
-    if ray is not None:
-        return _run_match_on_ray(
-            first, second, games, openings, seed, max_plies, time_control, on_game, ray, concurrency
-        )
-    result = MatchResult(first[0], second[0])
-    lock = threading.Lock()
-    cancel = threading.Event()
-    next_index = iter(range(games))
-    active: dict[int, list[Player]] = {}
-    failures: list[BaseException] = []
-
-    def work(slot: int) -> None:
-        while not cancel.is_set():
-            with lock:
-                index = next(next_index, None)
-            if index is None:
-                return
-
-            def track(players: list[Player]) -> None:
-                with lock:
-                    active[slot] = players
-
-            try:
-                game = play_match_game(
-                    first,
-                    second,
-                    index,
-                    openings[index // 2],
-                    seed=seed,
-                    max_plies=max_plies,
-                    time_control=time_control,
-                    cancel=cancel,
-                    on_players=track,
-                )
-            except _Cancelled:
-                return
-            except BaseException as error:  # re-raised on the calling thread
-                failures.append(error)
-                cancel.set()
-                return
-            with lock:
-                _tally(result, game)
+    if sprt is not None and not isinstance(sprt, SPRT):
+        raise TypeError(f"sprt must be a congo.stats.SPRT, got {type(sprt).__name__}")
+    schedule = _schedule((games + 1) // 2, openings, opening_plies, seed)
+    result = MatchResult(first[0], second[0], sprt=sprt)
+    task = functools.partial(_play_on_slot, first, second, seed, max_plies, time_control)
+    items = ((index, schedule[index // 2]) for index in range(games))
+    if ray is None:
+        workers: int | None = min(concurrency, games)
+    else:
+        workers = concurrency if concurrency > 1 else None
+    try:
+        with open_pool(_Slot, task, workers=workers, ray=ray, stop=_stop_slot) as pool:
+            for game in pool.imap(items, window=2 * pool.workers):
+                result.add(game)
                 if on_game is not None:
                     on_game(result, game)
-
-    # Games run on daemon threads and this thread only waits, so that Ctrl-C reaches it at once.
-    workers = [
-        threading.Thread(target=work, args=(slot,), name=f"congo-match-{slot}", daemon=True)
-        for slot in range(min(concurrency, games))
-    ]
-    for worker in workers:
-        worker.start()
-    try:
-        while any(worker.is_alive() for worker in workers):
-            for worker in workers:
-                worker.join(0.05)
+                if result.decision is not None:
+                    break  # leaving the loop stops the games in progress
     except KeyboardInterrupt:
-        cancel.set()
-        with lock:
-            playing = [player for players in active.values() for player in players]
-        for player in playing:
-            abort = getattr(player, "abort", None)
-            if abort is not None:
-                with contextlib.suppress(Exception):
-                    abort()
-        deadline = time.monotonic() + 2.0
-        for worker in workers:
-            worker.join(max(0.0, deadline - time.monotonic()))
-        result.games.sort(key=lambda game: game.index)
         raise MatchInterrupted(result) from None
-    if failures:
-        raise failures[0]
-    result.games.sort(key=lambda game: game.index)
     return result
+
+
+def add_match_arguments(parser: argparse.ArgumentParser) -> None:
+    """Registers the options of ``congo match`` that choose the openings and the SPRT:
+    ``--openings FILE``, ``--opening-plies N`` and ``--sprt [key=value ...]``. Their values become
+    :func:`run_match`'s arguments through :func:`match_arguments`."""
+
+    def plies(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{value} is negative")
+        return value
+
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--openings",
+        metavar="FILE",
+        help="play each opening of FILE (one FEN a line, or a FEN then ';'-separated fields; '#' "
+        "comments) twice, colours swapped, in order (over again if the match is longer); "
+        "default: the bundled balanced suite of congo/data/openings.txt",
+    )
+    group.add_argument(
+        "--opening-plies",
+        type=plies,
+        metavar="N",
+        help="instead of a suite, distinct random openings of N plies from the start position "
+        "(reproducible with --seed), each played twice",
+    )
+    parser.add_argument(
+        "--sprt",
+        nargs="*",
+        metavar="KEY=VALUE",
+        help="run a sequential probability ratio test, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 "
+        "(the defaults; logistic Elo, or model=normalized), checked after each pair: the match "
+        "stops when the LLR crosses a bound. Put it after the players",
+    )
+
+
+class MatchArguments(TypedDict):
+    """:func:`run_match`'s keyword arguments from the command line's options."""
+
+    openings: list[str] | None
+    opening_plies: int | None
+    sprt: SPRT | None
+
+
+def match_arguments(args: argparse.Namespace) -> MatchArguments:
+    """The :func:`run_match` keyword arguments (``openings``, ``opening_plies``, ``sprt``) of the
+    options :func:`add_match_arguments` registered. Raises ``ValueError`` for an unreadable or bad
+    openings file or bad SPRT settings."""
+    return {
+        "openings": None if args.openings is None else read_openings(args.openings),
+        "opening_plies": args.opening_plies,
+        "sprt": None if args.sprt is None else SPRT.parse(args.sprt),
+    }
 
 
 def write_records(path: str, games: Iterable[GameRecord], *, event: str) -> None:

@@ -373,21 +373,26 @@ class GameNode:
         hours, minutes, seconds = match.groups()
         return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
 
-    def set_clock(self, seconds: float | None) -> None:
+    def set_clock(self, seconds: float | None, *, digits: int = 1) -> None:
         """Replaces the first ``[%clk …]`` annotation of the comment (or removes it for ``None``),
-        or adds one at the end. Fractions of a second are kept to a tenth. Raises ``TypeError`` for
-        a non-number and ``ValueError`` for a negative or non-finite one."""
+        or adds one at the end. Fractions of a second are kept to a tenth (a whole second written
+        without one), or to ``digits`` decimals, always written, for ``digits`` 2 or 3 (match
+        records keep milliseconds). Raises ``TypeError`` for a non-number and ``ValueError`` for a
+        negative or non-finite one, or ``digits`` outside 1 … 3."""
+        if digits not in (1, 2, 3) or isinstance(digits, bool):
+            raise ValueError(f"digits must be 1, 2 or 3, got {digits!r}")
         text = ""
         if seconds is not None:
             if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
                 raise TypeError(f"seconds must be a number or None, got {type(seconds).__name__}")
             if not math.isfinite(seconds) or seconds < 0:
                 raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
-            tenths = round(seconds * 10)
-            whole, tenth = divmod(tenths, 10)
+            scale = 10**digits
+            units = round(seconds * scale)
+            whole, part = divmod(units, scale)
             hours, rest = divmod(whole, 3600)
             minutes, secs = divmod(rest, 60)
-            fraction = f".{tenth}" if tenth else ""
+            fraction = f".{part:0{digits}d}" if part or digits > 1 else ""
             text = f"[%clk {hours}:{minutes:02d}:{secs:02d}{fraction}]"
         self.comment = _set_annotation(self.comment, _CLOCK, text)
 

@@ -1,0 +1,368 @@
+"""Match statistics: the Elo difference with a 95 % interval, the likelihood of superiority and the
+sequential probability ratio test (SPRT), as engine testers (fishtest, fastchess, cutechess) compute
+them. Pure Python, no dependency; used by :mod:`congo.match` and ``congo match``.
+
+Two ways of counting results:
+
+* the **trinomial**: each game on its own, a loss, a draw or a win (0, ½ or 1 point);
+* the **pentanomial**: games in *pairs* on the same opening with colours swapped, each pair one of
+  five outcomes, 0, ½, 1, 1½ or 2 points (two losses; a loss and a draw; two draws or a win and a
+  loss; a win and a draw; two wins). The two games of a pair are correlated (the opening favours one
+  colour), so the trinomial's variance is wrong for paired games — usually too large; the pentanomial
+  counts each pair as one sample and gets it right (M. Van den Bergh, "A practical introduction to
+  the GSPRT", and fishtest since 2019).
+
+**Elo** is the logistic Elo: a score fraction ``s`` means ``-400 log10(1/s - 1)`` Elo. The interval
+is the normal approximation on the mean score of the samples (games or pairs): ``s ± 1.96 sd/√N``
+with ``sd`` the samples' standard deviation, each end turned into Elo (the interval is not symmetric
+in Elo; ``±`` prints half its width, as fastchess does). It is not defined — :attr:`EloEstimate.interval`
+is ``None``, printed "too few games" — when there is fewer than two samples, when every sample is the
+same (no variance: two draws), or when an end of the score interval reaches 0 or 1 (infinite Elo).
+
+The **likelihood of superiority** (LOS) is the probability that the first player is the stronger
+under that same normal approximation: ``Φ((s - ½) / (sd/√N))``; ``None`` where the interval is not
+defined for lack of variance.
+
+The **SPRT** (:class:`SPRT`) tests H0: Elo = ``elo0`` against H1: Elo = ``elo1`` with error rates
+``alpha`` (accepting H1 when H0 holds) and ``beta`` (the converse). After each sample it compares
+the log-likelihood ratio (LLR) with the bounds ``ln(beta / (1 - alpha))`` and
+``ln((1 - beta) / alpha)``: below the lower, H0 is accepted; above the upper, H1. The LLR is the
+*generalized* one (GSPRT) of fishtest and fastchess: for each hypothesis the distribution over the
+outcomes (three or five) that is most likely given the observed frequencies among those whose
+expected score is the hypothesis's score, and the LLR is the log of their likelihood ratio,
+``N · Σ p̂ᵢ ln(p₁ᵢ / p₀ᵢ)``. That constrained maximum is ``pᵢ = p̂ᵢ / (1 + θ (aᵢ - s))`` with ``aᵢ``
+the outcome scores and ``θ`` the root of ``Σ p̂ᵢ (aᵢ - s) / (1 + θ (aᵢ - s)) = 0`` (M. Van den
+Bergh, "Comments on normalized Elo", proposition 1.1), found here by bisection. An outcome never
+seen counts as 0.001 of a sample (as fishtest and fastchess regularize), so that the maximum exists.
+
+``elo0`` and ``elo1`` are logistic Elo by default (``model="logistic"``), the unit that the rest of
+this module and ``congo match`` print. ``model="normalized"`` takes them in normalized Elo (fishtest's
+default since 2020: the expected score's distance from ½ divided by its standard deviation, scaled
+so that for small differences and no draws it equals logistic Elo), whose constrained maximum is
+found by the fixed-point iteration of the same paper (section 4). Normalized Elo bounds mean the same
+thing at any draw rate; logistic bounds are easier to read, and the interval ``congo match`` prints
+is in logistic Elo — hence the default.
+
+>>> from congo.stats import SPRT, elo_pentanomial
+>>> print(elo_pentanomial([1, 4, 10, 6, 3]))
+Elo +44 ± 72 (95 %, 24 pairs)
+>>> test = SPRT(elo0=0, elo1=10)
+>>> print(test.status(test.llr_pentanomial([1, 4, 10, 6, 3])))
+LLR: 0.29 (-2.94, 2.94) [0.00, 10.00]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Sequence
+
+__all__ = [
+    "PENTANOMIAL_SCORES",
+    "SPRT",
+    "TRINOMIAL_SCORES",
+    "EloEstimate",
+    "elo_from_score",
+    "elo_pentanomial",
+    "elo_trinomial",
+    "expected_score",
+    "los_pentanomial",
+    "los_trinomial",
+]
+
+TRINOMIAL_SCORES = (0.0, 0.5, 1.0)
+"""The score of a loss, a draw and a win."""
+
+PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+"""The score fraction of a pair of games worth 0, ½, 1, 1½ and 2 points."""
+
+Z95 = 1.959963984540054
+"""The two-sided 95 % quantile of the standard normal distribution."""
+
+_REGULARIZE = 1e-3
+"""What an outcome never seen counts for in the SPRT (fishtest and fastchess use the same)."""
+
+_NELO_SCALE = 800 / math.log(10)
+"""Normalized Elo per unit of t-value (``(s - ½) / sd``)."""
+
+
+def expected_score(elo: float) -> float:
+    """The expected score fraction of a player ``elo`` logistic Elo stronger: ``1 / (1 + 10^(-elo/400))``."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def elo_from_score(score: float) -> float:
+    """The logistic Elo difference of a score fraction: ``-400 log10(1/score - 1)``; ``±inf`` at 1 and 0.
+
+    Raises ``ValueError`` for a score outside 0 … 1."""
+    if not 0 <= score <= 1:
+        raise ValueError(f"a score fraction is from 0 to 1, got {score}")
+    if score == 0:
+        return -math.inf
+    if score == 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def _format_elo(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    text = f"{value:+.0f}"
+    return "0" if text in ("+0", "-0") else text
+
+
+@dataclasses.dataclass(frozen=True)
+class EloEstimate:
+    """An Elo difference measured from results, with its 95 % interval where one is defined."""
+
+    elo: float
+    """The point estimate, logistic Elo (``±inf`` for a score of 100 % or 0 %; ``nan`` without results)."""
+    interval: tuple[float, float] | None
+    """The 95 % interval in Elo, or ``None``: too few results (see the module docs)."""
+    score: float
+    """The mean score fraction (``nan`` without results)."""
+    samples: int
+    """How many samples: games (trinomial) or game pairs (pentanomial)."""
+    paired: bool
+    """Whether the samples are game pairs (pentanomial)."""
+    los: float | None
+    """The likelihood of superiority, 0 … 1, or ``None`` where not defined."""
+
+    @property
+    def error(self) -> float | None:
+        """Half the interval's width in Elo (what ``±`` prints), or ``None``."""
+        return None if self.interval is None else (self.interval[1] - self.interval[0]) / 2
+
+    def __str__(self) -> str:
+        unit = "pairs" if self.paired else "games"
+        if self.samples == 0:
+            return "Elo: no games"
+        if self.interval is None or self.error is None:
+            return f"Elo {_format_elo(self.elo)} (too few games for an interval, {self.samples} {unit})"
+        return f"Elo {_format_elo(self.elo)} ± {self.error:.0f} (95 %, {self.samples} {unit})"
+
+
+def _mean_variance(scores: Sequence[float], counts: Sequence[float]) -> tuple[float, float, float]:
+    total = float(sum(counts))
+    mean = sum(a * n for a, n in zip(scores, counts)) / total
+    variance = sum(n * (a - mean) ** 2 for a, n in zip(scores, counts)) / total
+    return total, mean, variance
+
+
+def _check_counts(counts: Sequence[int], size: int, what: str) -> list[int]:
+    values = list(counts)
+    if len(values) != size:
+        raise ValueError(f"{what} takes {size} counts, got {len(values)}")
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{what} counts must be ints, got {type(value).__name__}")
+        if value < 0:
+            raise ValueError(f"{what} counts must not be negative, got {value}")
+    return values
+
+
+def _estimate(scores: Sequence[float], counts: Sequence[int], paired: bool) -> EloEstimate:
+    samples = sum(counts)
+    if samples == 0:
+        return EloEstimate(math.nan, None, math.nan, 0, paired, None)
+    _, mean, variance = _mean_variance(scores, counts)
+    elo = elo_from_score(min(1.0, max(0.0, mean)))
+    if samples < 2 or variance <= 0:
+        return EloEstimate(elo, None, mean, samples, paired, None)
+    error = math.sqrt(variance / samples)
+    los = 0.5 * (1 + math.erf((mean - 0.5) / (error * math.sqrt(2))))
+    low, high = mean - Z95 * error, mean + Z95 * error
+    interval = None
+    if low > 0 and high < 1:
+        interval = (elo_from_score(low), elo_from_score(high))
+    return EloEstimate(elo, interval, mean, samples, paired, los)
+
+
+def elo_trinomial(wins: int, draws: int, losses: int) -> EloEstimate:
+    """The Elo difference (first player minus second) from games counted one by one."""
+    losses, draws, wins = _check_counts([losses, draws, wins], 3, "a trinomial")
+    return _estimate(TRINOMIAL_SCORES, [losses, draws, wins], paired=False)
+
+
+def elo_pentanomial(counts: Sequence[int]) -> EloEstimate:
+    """The Elo difference from game pairs: ``counts`` of pairs worth 0, ½, 1, 1½ and 2 points to the
+    first player, in that order (fastchess's ``Ptnml(0-2)``)."""
+    return _estimate(PENTANOMIAL_SCORES, _check_counts(counts, 5, "a pentanomial"), paired=True)
+
+
+def los_trinomial(wins: int, draws: int, losses: int) -> float | None:
+    """The likelihood of superiority from games counted one by one (``None``: no variance)."""
+    return elo_trinomial(wins, draws, losses).los
+
+
+def los_pentanomial(counts: Sequence[int]) -> float | None:
+    """The likelihood of superiority from game pairs (``None``: no variance)."""
+    return elo_pentanomial(counts).los
+
+
+# -- the generalized SPRT ------------------------------------------------------------------------------
+
+
+def _bisect(function: Callable[[float], float], low: float, high: float) -> float:
+    """A root of a decreasing ``function`` strictly inside ``(low, high)`` where it goes from + to -."""
+    for _ in range(200):
+        middle = (low + high) / 2
+        if middle in (low, high):
+            break
+        if function(middle) > 0:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def _mle_mean(scores: Sequence[float], probs: Sequence[float], target: float) -> list[float]:
+    """The distribution over ``scores`` of mean ``target`` that is most likely given the observed
+    frequencies ``probs`` (all positive): ``pᵢ / (1 + θ (aᵢ - target))``, ``θ`` by bisection on the
+    interval where every denominator is positive (the function is decreasing there)."""
+    shifts = [a - target for a in scores]
+    low = -1 / max(shifts)  # the denominators stay positive strictly between these two
+    high = -1 / min(shifts)
+
+    def slope(theta: float) -> float:
+        return sum(p * d / (1 + theta * d) for p, d in zip(probs, shifts))
+
+    theta = _bisect(slope, low, high)
+    mle = [p / (1 + theta * d) for p, d in zip(probs, shifts)]
+    total = sum(mle)
+    return [q / total for q in mle]
+
+
+def _mle_t_value(scores: Sequence[float], probs: Sequence[float], t_value: float) -> list[float]:
+    """The most likely distribution given ``probs`` among those with ``(mean - ½) / sd = t_value``:
+    the fixed-point iteration of Van den Bergh, "Comments on normalized Elo", section 4."""
+    mle = [1 / len(scores)] * len(scores)
+    for _ in range(1000):
+        _, mean, variance = _mean_variance(scores, mle)
+        sigma = math.sqrt(variance)
+        phi = [a - 0.5 - 0.5 * t_value * sigma * (1 + ((a - mean) / sigma) ** 2) for a in scores]
+
+        def slope(theta: float, phi: list[float] = phi) -> float:
+            return sum(p * f / (1 + theta * f) for p, f in zip(probs, phi))
+
+        theta = _bisect(slope, -1 / max(phi), -1 / min(phi))
+        new = [p / (1 + theta * f) for p, f in zip(probs, phi)]
+        change = max(abs(a - b) for a, b in zip(new, mle))
+        mle = new
+        if change < 1e-9:
+            break
+    total = sum(mle)
+    return [q / total for q in mle]
+
+
+@dataclasses.dataclass(frozen=True)
+class SPRT:
+    """A sequential probability ratio test of H0: Elo = ``elo0`` against H1: Elo = ``elo1`` with
+    false-positive rate ``alpha`` and false-negative rate ``beta`` (see the module docs).
+
+    Raises ``ValueError`` unless ``elo0 < elo1``, ``0 < alpha, beta`` and ``alpha + beta < 1``, and
+    ``model`` is ``"logistic"`` or ``"normalized"``."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: str = "logistic"
+
+    def __post_init__(self) -> None:
+        for name in ("elo0", "elo1", "alpha", "beta"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"SPRT {name} must be a number, got {type(value).__name__}")
+            if not math.isfinite(value):
+                raise ValueError(f"SPRT {name} must be finite, got {value}")
+        if not -1000 <= self.elo0 < self.elo1 <= 1000:
+            raise ValueError(
+                f"SPRT needs elo0 < elo1 (within ±1000), got elo0={self.elo0:g} elo1={self.elo1:g}"
+            )
+        if not (0 < self.alpha < 1 and 0 < self.beta < 1 and self.alpha + self.beta < 1):
+            raise ValueError(
+                "SPRT needs 0 < alpha, 0 < beta, alpha + beta < 1, "
+                f"got alpha={self.alpha:g} beta={self.beta:g}"
+            )
+        if self.model not in ("logistic", "normalized"):
+            raise ValueError(f"SPRT model must be 'logistic' or 'normalized', got {self.model!r}")
+
+    @classmethod
+    def parse(cls, text: str | Sequence[str]) -> SPRT:
+        """From ``"elo0=0 elo1=10 alpha=0.05 beta=0.05"`` (words or a list of them; commas also
+        separate; any key may be left out for its default; ``model=normalized`` switches the unit).
+        Raises ``ValueError`` for an unknown key or a bad value."""
+        words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+        settings: dict[str, object] = {}
+        for word in (part for item in words for part in item.replace(",", " ").split()):
+            key, sep, value = word.partition("=")
+            if not sep:
+                raise ValueError(
+                    f"--sprt expects key=value words (elo0, elo1, alpha, beta, model), got {word!r}"
+                )
+            if key == "model":
+                settings[key] = value
+            elif key in ("elo0", "elo1", "alpha", "beta"):
+                try:
+                    settings[key] = float(value)
+                except ValueError:
+                    raise ValueError(f"--sprt {key}={value!r} is not a number") from None
+            else:
+                raise ValueError(f"--sprt has no key {key!r}: expected elo0, elo1, alpha, beta or model")
+        return cls(**settings)  # type: ignore[arg-type]
+
+    @property
+    def lower_bound(self) -> float:
+        """``ln(beta / (1 - alpha))``: an LLR at or below it accepts H0."""
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper_bound(self) -> float:
+        """``ln((1 - beta) / alpha)``: an LLR at or above it accepts H1."""
+        return math.log((1 - self.beta) / self.alpha)
+
+    def _llr(self, scores: Sequence[float], counts: Sequence[int]) -> float:
+        if sum(counts) == 0:
+            return 0.0
+        regularized = [float(n) if n else _REGULARIZE for n in counts]
+        total = sum(regularized)
+        probs = [n / total for n in regularized]
+        if self.model == "logistic":
+            p0 = _mle_mean(scores, probs, expected_score(self.elo0))
+            p1 = _mle_mean(scores, probs, expected_score(self.elo1))
+        else:
+            # A pair's t-value is √2 times a game's for the same normalized Elo (fastchess, fishtest).
+            factor = math.sqrt(2) if len(scores) == 5 else 1.0
+            p0 = _mle_t_value(scores, probs, factor * self.elo0 / _NELO_SCALE)
+            p1 = _mle_t_value(scores, probs, factor * self.elo1 / _NELO_SCALE)
+        return total * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1))
+
+    def llr_trinomial(self, wins: int, draws: int, losses: int) -> float:
+        """The log-likelihood ratio of H1 to H0 from games counted one by one."""
+        counts = _check_counts([losses, draws, wins], 3, "a trinomial")
+        return self._llr(TRINOMIAL_SCORES, counts)
+
+    def llr_pentanomial(self, counts: Sequence[int]) -> float:
+        """The log-likelihood ratio of H1 to H0 from game pairs (counts of 0, ½, 1, 1½, 2 points)."""
+        return self._llr(PENTANOMIAL_SCORES, _check_counts(counts, 5, "a pentanomial"))
+
+    def decision(self, llr: float) -> str | None:
+        """``"H1"`` (the LLR reached the upper bound), ``"H0"`` (the lower) or ``None`` (go on)."""
+        if llr >= self.upper_bound:
+            return "H1"
+        if llr <= self.lower_bound:
+            return "H0"
+        return None
+
+    def status(self, llr: float) -> str:
+        """The line fishtest and fastchess print: ``LLR: 2.95 (-2.94, 2.94) [0.00, 10.00]``."""
+        unit = "" if self.model == "logistic" else " normalized"
+        return (
+            f"LLR: {llr:.2f} ({self.lower_bound:.2f}, {self.upper_bound:.2f}) "
+            f"[{self.elo0:.2f}, {self.elo1:.2f}]{unit}"
+        )
+
+    def __str__(self) -> str:
+        model = "" if self.model == "logistic" else " model=normalized"
+        return f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g}{model}"
