@@ -130,10 +130,16 @@ def atomic_output(
                 os.fsync(fd)
             finally:
                 os.close(fd)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        if isinstance(error, OSError) and error.filename is None and error.errno in _DISK_ERRNOS:
+            reason = f"cannot write {name}: {error.strerror or error} (what was there is unchanged)"
+            raise type(error)(error.errno, reason, name) from None
         raise
+
+
+_DISK_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS}
 
 
 def _explained(error: OSError, name: str) -> OSError:

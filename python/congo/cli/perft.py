@@ -9,6 +9,9 @@ import time
 from congo.cli._args import EXIT_INTERRUPTED, EXIT_OK, add_fen, nonnegative_int
 from congo.cli._progress import Progress
 
+QUIET_SECONDS = 2.0
+"""Off a terminal, a perft that ends within this many seconds prints no progress."""
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser("perft", help="count the leaves of the move tree", description=run.__doc__)
@@ -46,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     depth: int = args.depth
     moves = position.legal_move_count()
     done = 0
-    progress = Progress(moves, text=f"perft {depth}: 0/{moves} root moves", grace=2.0)
+    progress = Progress(moves, text=f"perft {depth}: 0/{moves} root moves", grace=QUIET_SECONDS)
 
     def finished(move: str, nodes: int) -> None:
         nonlocal done

@@ -400,21 +400,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     gen.add_argument("--simple", action="store_true", help="use the slow checking generator (sweeps)")
     gen.add_argument("--verbose", "-v", action="store_true", help="a line per table")
-    gen.set_defaults(run=cmd_generate)
+    gen.set_defaults(subcommand=cmd_generate)
 
     ver = sub.add_parser("verify", help="check every entry of the tables", description=cmd_verify.__doc__)
     common(ver, men_default=None)
     ver.add_argument("--table", action="append", metavar="NAME", help="only this table, e.g. LZvLP")
-    ver.set_defaults(run=cmd_verify)
+    ver.set_defaults(subcommand=cmd_verify)
 
     probe = sub.add_parser("probe", help="look a position up", description=cmd_probe.__doc__)
     probe.add_argument("fen", metavar="FEN", help="the position")
     directory(probe)
     probe.add_argument("--no-line", action="store_true", help="do not print the best line")
-    probe.set_defaults(run=cmd_probe)
+    probe.set_defaults(subcommand=cmd_probe)
 
     stats = sub.add_parser("stats", help="what the tables say, as Markdown", description=cmd_stats.__doc__)
     common(stats, men_default=None)
     stats.add_argument("--top", type=positive_int, default=30, help="rows of the long lists (default: 30)")
-    stats.set_defaults(run=cmd_stats)
+    stats.set_defaults(subcommand=cmd_stats)
+    parser.set_defaults(run=run)
     return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs the subcommand chosen (generate, verify, probe, stats)."""
+    return int(args.subcommand(args))
