@@ -195,6 +195,14 @@ def test_a_full_tmpfs_keeps_the_valid_file(tmp_path: Path) -> None:
 # ============================================================================= atomic output
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc")
+def test_tablebase_generate_checks_its_directory_before_any_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tablebase", "generate", "--men", "3", "--dir", "/proc/self"]) == 2
+    captured = capsys.readouterr()
+    assert "cannot write tables to /proc/self" in captured.err
+    assert "generating" not in captured.err
+
+
 def test_atomic_output_replaces_only_on_success(tmp_path: Path) -> None:
     target = tmp_path / "out.txt"
     target.write_text("old")

@@ -65,8 +65,11 @@ class Progress:
             return bar(done, total, text)
         return text
 
-    def update(self, done: int, text: str = "", *, total: int | None = None) -> None:
-        """Step ``done`` of ``total`` (default: the total given at the start) is finished."""
+    def update(
+        self, done: int, text: str = "", *, total: int | None = None, fraction: float | None = None
+    ) -> None:
+        """Step ``done`` of ``total`` (default: the total given at the start) is finished;
+        ``fraction`` (0 … 1), if given, measures the tenths instead of ``done / total``."""
         total = self.total if total is None else total
         line = self.line(done, text, total)
         with self._lock:
@@ -74,11 +77,13 @@ class Progress:
             if self.interactive:
                 self._write("\r\x1b[2K" + line)
                 return
-            tenth = 10 * done // total if total else -1
             now = time.monotonic()
             if now - self.started < self.grace:
                 return
-            if (total and (tenth != self._tenth or done >= total)) or now - self._printed >= self.interval:
+            if fraction is None:
+                fraction = done / total if total else None
+            tenth = -1 if fraction is None else min(10, int(10 * fraction))
+            if (tenth != -1 and tenth != self._tenth) or now - self._printed >= self.interval:
                 self._tenth = tenth
                 self._printed = now
                 self._write(line + "\n")

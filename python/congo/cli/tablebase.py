@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -31,7 +32,7 @@ def _reporter(label: str) -> tuple[Progress, tablebase.ProgressCallback]:
     def show(p: tablebase.Progress) -> None:
         running = ", ".join(p.running[:3]) + (" ..." if len(p.running) > 3 else "")
         text = f"tables {label} {100 * p.fraction:5.1f}%  {p.elapsed:6.1f} s  {running}"
-        progress.update(p.tables_done, text, total=p.tables_total)
+        progress.update(p.tables_done, text, total=p.tables_total, fraction=p.fraction)
 
     return progress, show
 
@@ -64,6 +65,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from congo import tablebase
 
     directory = args.dir or tablebase.default_directory()
+    _check_directory(directory)
     start = time.perf_counter()
     progress, show = _reporter("generating")
     with progress:
@@ -91,6 +93,23 @@ def cmd_generate(args: argparse.Namespace) -> int:
         f"{positions:,} positions up to symmetry, {_summary_longest_win(reports)}; {elapsed:.1f} s"
     )
     return 0
+
+
+def _check_directory(directory: str | os.PathLike[str]) -> None:
+    """Makes the tables' directory and checks that a table can be written there, before any work
+    (the generator writes each table to ``NAME.ctb.partial`` and renames it into place)."""
+    from congo._files import check_writable
+
+    try:
+        os.makedirs(directory, exist_ok=True)
+        check_writable(os.path.join(directory, "LvL.ctb.check"))
+    except OSError as error:
+        reason = error.strerror or str(error)
+        if reason.startswith("cannot write"):
+            reason = reason.rpartition(": ")[2]
+        raise type(error)(
+            error.errno or 0, f"cannot write tables to {directory}: {reason}", str(directory)
+        ) from None
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
