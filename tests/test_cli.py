@@ -152,6 +152,13 @@ def test_user_errors_exit_2_in_every_command(tmp_path: Path, capsys: pytest.Capt
             assert err.strip(), args
 
 
+def test_an_outside_engine_that_dies_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    false = "/bin/false" if Path("/bin/false").exists() else "false"
+    assert main(["match", f"uci:{false}", "random", "--games", "2"]) == 1
+    assert "died" in capsys.readouterr().err
+    assert main(["match", "uci:/nonexistent/engine", "random", "--games", "2"]) == 2  # a bad path
+
+
 def test_a_failing_disk_exits_1_and_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _numpy()
     import numpy as np
