@@ -146,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
             try:
                 with open(args.games, "rb") as counting:
                     total = 0
-                    while skip_game(DecodedLines(counting)):  # type: ignore[arg-type]  # fast: the games are split, not parsed
+                    lines = DecodedLines(counting)
+                    while skip_game(lines):  # type: ignore[arg-type]  # fast: the games are split, not parsed
                         total += 1
                 source = DecodedLines(files.enter_context(open(args.games, "rb")))
             except OSError as error:
@@ -198,9 +199,15 @@ def _annotate_stream(
                 _note_problems(game, number, progress)
             yield game
 
-    def show(games_done: int, positions_done: int) -> None:
-        rate = positions_done / max(time.perf_counter() - started, 1e-9)
-        text = f"{positions_done:,} positions, {rate:,.0f}/s"
+    positions = 0
+
+    def searched(games_done: int, positions_done: int) -> None:
+        nonlocal positions
+        positions = positions_done
+
+    def show(games_done: int) -> None:  # after the game is written: what it says is on disk
+        rate = positions / max(time.perf_counter() - started, 1e-9)
+        text = f"{positions:,} positions, {rate:,.0f}/s"
         progress.update(games_done, text if total else f"{games_done} games, {text}")
 
     try:
@@ -210,13 +217,14 @@ def _annotate_stream(
             workers=args.workers,
             hash_mb=args.hash,
             ray=args.ray,
-            progress=show,
+            progress=searched,
             tablebase=tables,
         )
         for game in games:
             write_game(sink, game)
             sink.flush()
             written += 1
+            show(written)
     except KeyboardInterrupt:
         progress.close()
         print(f"\ninterrupted: {written} annotated games written", file=sys.stderr, flush=True)

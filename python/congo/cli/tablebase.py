@@ -146,7 +146,7 @@ def _describe(dtm: int, wdl: int) -> str:
         return "draw"
     if dtm == 0:
         return "lost (no legal move)"
-    return f"{'win' if dtm > 0 else 'loss'} in {abs(dtm)} plies"
+    return f"{'win' if dtm > 0 else 'loss'} in {_plies(abs(dtm))}"
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
