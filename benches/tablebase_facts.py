@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import congo.tablebase as tablebase
-from congo._tablebase_cli import _markdown
+from congo.cli.tablebase import facts_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "tablebase.md"
@@ -92,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     old = args.docs.read_text(encoding="utf-8")
     positions = sum(s.white_to_move.positions + s.black_to_move.positions for s in stats)
     source = f"_Counted from the {len(stats)} tables up to {men} men ({positions:,} positions)._\n\n"
-    new = replace_between(old, "facts", source + _markdown(stats, args.top))
+    new = replace_between(old, "facts", source + facts_markdown(stats, args.top))
     new = replace_between(new, "sizes", sizes_markdown(args.dir, stats))
     if args.check:
         if new != old:

@@ -152,7 +152,9 @@ def test_ctrl_c_prints_the_standings_saves_the_games_and_exits_130(
         text=True,
     )
     deadline = time.monotonic() + 120
-    while not (save.exists() and save.read_text().count("[Event ") >= 2):
+    # The finished games are in FILE.partial while the match runs; FILE is written at the end.
+    partial = save.with_name(save.name + ".partial")
+    while not (partial.exists() and partial.read_text().count("[Event ") >= 2):
         assert process.poll() is None
         assert time.monotonic() < deadline
         time.sleep(0.05)
@@ -170,6 +172,7 @@ def test_ctrl_c_prints_the_standings_saves_the_games_and_exits_130(
     assert text.count("[Event ") == played >= 2
     rounds = [int(r) for r in re.findall(r'\[Round "(\d+)"\]', text)]
     assert rounds == sorted(rounds)
+    assert not partial.exists()
 
 
 @pytest.mark.slow

@@ -159,7 +159,7 @@ def test_set_piece_at_changes_one_square_in_the_core() -> None:
 
 
 def test_the_command_line_goes_through_the_public_api() -> None:
-    text = (ROOT / "python" / "congo" / "__main__.py").read_text(encoding="utf-8")
+    text = (ROOT / "python" / "congo" / "cli" / "perft.py").read_text(encoding="utf-8")
     assert "_core.perft" not in text
     done = subprocess.run(
         [sys.executable, "-m", "congo", "perft", "--divide", "2"], capture_output=True, text=True, check=True

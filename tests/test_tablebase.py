@@ -477,12 +477,12 @@ def test_annotate_gives_the_exact_values_of_the_tables(
 def test_the_documented_facts_are_those_of_the_tables(tables: Path) -> None:
     """docs/tablebase.md's facts are written by benches/tablebase_facts.py from the tables up to
     five men: every row that the tables up to four men decide is there as they give it."""
-    from congo._tablebase_cli import _markdown
+    from congo.cli.tablebase import facts_markdown
 
     page = (Path(__file__).resolve().parent.parent / "docs" / "tablebase.md").read_text(encoding="utf-8")
     facts = page.split("<!-- facts: begin -->")[1].split("<!-- facts: end -->")[0].splitlines()
     checked = 0
-    for section in _markdown(tablebase.stats(tables, men=4), top=30).split("### ")[1:]:
+    for section in facts_markdown(tablebase.stats(tables, men=4), top=30).split("### ")[1:]:
         title, _, body = section.partition("\n")
         if title.startswith("The longest wins"):  # a ranking over every table, five men included
             continue

@@ -27,7 +27,6 @@ clock (``[%clk]``) and, where the player reported one, its evaluation (``[%eval]
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import dataclasses
 import enum
@@ -39,7 +38,7 @@ import shlex
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from typing import Callable, Protocol, TypedDict, Union
+from typing import Callable, Protocol, Union
 
 from congo import pgn
 from congo._core import Move, Position
@@ -75,7 +74,6 @@ __all__ = [
     "RandomPlayer",
     "TimeControl",
     "UciPlayer",
-    "add_match_arguments",
     "default_openings",
     "elo",
     "make_openings",
@@ -1026,68 +1024,12 @@ def run_match(
     return result
 
 
-def add_match_arguments(parser: argparse.ArgumentParser) -> None:
-    """Registers the options of ``congo match`` that choose the openings and the SPRT:
-    ``--openings FILE``, ``--opening-plies N`` and ``--sprt [key=value ...]``. Their values become
-    :func:`run_match`'s arguments through :func:`match_arguments`."""
-
-    def plies(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"{value} is negative")
-        return value
-
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument(
-        "--openings",
-        metavar="FILE",
-        help="play each opening of FILE (one FEN a line, or a FEN then ';'-separated fields; '#' "
-        "comments) twice, colours swapped, in order (over again if the match is longer); "
-        "default: the bundled balanced suite of congo/data/openings.txt",
-    )
-    group.add_argument(
-        "--opening-plies",
-        type=plies,
-        metavar="N",
-        help="instead of a suite, distinct random openings of N plies from the start position "
-        "(reproducible with --seed), each played twice",
-    )
-    parser.add_argument(
-        "--sprt",
-        nargs="*",
-        metavar="KEY=VALUE",
-        help="run a sequential probability ratio test, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 "
-        "(the defaults; logistic Elo, or model=normalized), checked after each pair: the match "
-        "stops when the LLR crosses a bound. Put it after the players",
-    )
-
-
-class MatchArguments(TypedDict):
-    """:func:`run_match`'s keyword arguments from the command line's options."""
-
-    openings: list[str] | None
-    opening_plies: int | None
-    sprt: SPRT | None
-
-
-def match_arguments(args: argparse.Namespace) -> MatchArguments:
-    """The :func:`run_match` keyword arguments (``openings``, ``opening_plies``, ``sprt``) of the
-    options :func:`add_match_arguments` registered. Raises ``ValueError`` for an unreadable or bad
-    openings file or bad SPRT settings."""
-    return {
-        "openings": None if args.openings is None else read_openings(args.openings),
-        "opening_plies": args.opening_plies,
-        "sprt": None if args.sprt is None else SPRT.parse(args.sprt),
-    }
-
-
 def write_records(path: str, games: Iterable[GameRecord], *, event: str) -> None:
     """Saves games as PGN-style records, one after the other (``Round`` is each game's number in
-    its match)."""
-    with open(path, "w", encoding="utf-8") as out:
+    its match). The file is replaced whole once every record is written (``congo._files``)."""
+    from congo._files import atomic_output
+
+    with atomic_output(path, inputs=()) as out:
         for game in games:
             out.write(game.record(event=event))
             out.write("\n\n")

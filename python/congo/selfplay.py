@@ -29,13 +29,12 @@ Row columns (one entry per searched position):
 from __future__ import annotations
 
 import dataclasses
-import sys
-import time
 from collections.abc import Generator, Iterable
-from typing import Any
+from typing import IO, Any
 
 from congo import _core
 from congo._core import STARTING_FEN, Position, StopFlag
+from congo._files import atomic_output
 from congo.distributed import open_pool
 
 __all__ = [
@@ -200,10 +199,16 @@ def merge(parts: Iterable[Rows]) -> Rows:
     return merged
 
 
-def write_npz(path: str, rows: Rows) -> None:
+def write_npz(path: str | IO[bytes], rows: Rows) -> None:
     """Writes rows to a compressed ``.npz``: ``planes`` as ``uint8 (N, 23, 7, 7)``, numbers as int
     arrays, strings as unicode arrays; ``best_actions`` as ``best_actions`` (int16, padded with -1)
-    plus ``best_actions_len``. Needs numpy."""
+    plus ``best_actions_len``. Needs numpy. ``path`` may be a binary file object; a path is written
+    under exactly that name (numpy would add ``.npz`` to any other), to a temporary file renamed into
+    place when complete."""
+    if not hasattr(path, "write"):
+        with atomic_output(path, "wb") as out:
+            write_npz(out, rows)
+        return
     import numpy as np
 
     from congo.learning import NUM_PLANES
@@ -232,9 +237,14 @@ def write_npz(path: str, rows: Rows) -> None:
     )
 
 
-def write_parquet(path: str, rows: Rows) -> None:
+def write_parquet(path: str | IO[bytes], rows: Rows) -> None:
     """Writes rows to Parquet: ``planes`` as fixed-size binary (``PLANE_SIZE`` bytes),
-    ``best_actions`` as a list of int16, the rest as plain columns. Needs pyarrow."""
+    ``best_actions`` as a list of int16, the rest as plain columns. Needs pyarrow. ``path`` may be
+    a binary file object; a path is written to a temporary file renamed into place when complete."""
+    if not hasattr(path, "write"):
+        with atomic_output(path, "wb") as out:
+            write_parquet(out, rows)
+        return
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -261,7 +271,8 @@ def write_parquet(path: str, rows: Rows) -> None:
 def write(path: str, rows: Rows) -> None:
     """Writes rows as Parquet (``.parquet``/``.pq``) or ``.npz``, chosen by the extension. Raises
     ``ValueError`` for another extension and ``ImportError`` naming the extra when pyarrow or numpy
-    is missing."""
+    is missing. The file is written whole or not at all (a temporary file next to it, renamed into
+    place), so a failure leaves what was at ``path`` as it was."""
     lower = path.lower()
     if not lower.endswith((".parquet", ".pq", ".npz")):
         raise ValueError(f"unknown output format for {path!r}: use a .parquet or .npz file name")
@@ -270,52 +281,6 @@ def write(path: str, rows: Rows) -> None:
         write_npz(path, rows)
     else:
         write_parquet(path, rows)
-
-
-# -- the command line: congo selfplay ---------------------------------------------------------
-
-
-def add_subcommand(commands: Any) -> None:
-    """Registers ``congo selfplay`` on the ``congo`` command's subparsers."""
-    from congo.__main__ import _nonnegative_int, _positive_int
-
-    parser = commands.add_parser(
-        "selfplay",
-        help="play engine-vs-engine games and write training data (Parquet or .npz)",
-        description=cmd_selfplay.__doc__,
-    )
-    parser.add_argument("--games", type=_positive_int, required=True, help="games to play")
-    parser.add_argument("--nodes", type=_positive_int, required=True, help="nodes searched per move")
-    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="a .parquet or .npz file")
-    parser.add_argument("--seed", type=_nonnegative_int, default=0, help="seed of the run (default: 0)")
-    parser.add_argument(
-        "--workers",
-        type=_positive_int,
-        default=None,
-        help="games played at once (default: one per core, or per CPU of the Ray cluster)",
-    )
-    parser.add_argument(
-        "--opening-plies",
-        type=_nonnegative_int,
-        default=6,
-        help="random moves before the engine plays (default: 6)",
-    )
-    parser.add_argument(
-        "--max-plies",
-        type=_positive_int,
-        default=300,
-        help="draw a game after this many moves (default: 300)",
-    )
-    parser.add_argument(
-        "--hash", type=_positive_int, default=16, help="engine table size in MiB (default: 16)"
-    )
-    parser.add_argument("--fen", default=STARTING_FEN, help="start position (default: the start)")
-    parser.add_argument(
-        "--ray",
-        metavar="ADDRESS",
-        help="play on a Ray cluster: 'auto', 'ray://host:10001', 'local' (pip install 'congo[ray]')",
-    )
-    parser.set_defaults(func=cmd_selfplay)
 
 
 def _check_writer(path: str) -> None:
@@ -330,73 +295,3 @@ def _check_writer(path: str) -> None:
             import pyarrow  # noqa: F401
         except ImportError as error:
             raise ImportError("writing Parquet needs pyarrow: pip install 'congo[pyarrow]'") from error
-
-
-def cmd_selfplay(args: Any) -> int:
-    """Plays games of the engine against itself at a node budget per move (after a few random
-    opening moves) on every core, and writes one row per searched position: FEN and planes, the
-    search's evaluation and best move, and the game's result. The format follows the file name:
-    .parquet (needs pyarrow) or .npz (needs numpy). Ctrl-C writes the games finished so far."""
-    output: str = args.output
-    if not output.lower().endswith((".parquet", ".pq", ".npz")):
-        raise ValueError(f"unknown output format for {output!r}: use a .parquet or .npz file name")
-    try:  # before any game is played
-        _check_writer(output)
-    except ImportError as error:
-        print(f"congo selfplay: error: {error}", file=sys.stderr)
-        return 2
-    config = SelfPlayConfig(
-        nodes=args.nodes,
-        opening_plies=args.opening_plies,
-        max_plies=args.max_plies,
-        hash_mb=args.hash,
-        fen=args.fen,
-    )
-    start = time.perf_counter()
-    parts: list[Rows] = []
-    positions = 0
-    tally = {"1-0": 0, "0-1": 0, "1/2-1/2": 0}
-    interactive = sys.stderr.isatty()
-    step = max(1, args.games // 10)
-    games = play_games(args.games, config, seed=args.seed, workers=args.workers, ray=args.ray)
-    interrupted = False
-    done = 0
-    while True:
-        try:
-            rows = next(games)
-        except StopIteration:
-            break
-        except (ImportError, ConnectionError) as error:  # no Ray, or no cluster at that address
-            print(f"congo selfplay: error: {error}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            # Ctrl-C: the games already finished are written; the running ones are dropped.
-            games.close()
-            interrupted = True
-            break
-        done += 1
-        parts.append(rows)
-        positions += len(rows["fen"])
-        if rows["result"]:
-            tally[rows["result"][0]] += 1
-        elapsed = time.perf_counter() - start
-        text = (
-            f"games {done}/{args.games}  positions {positions}  "
-            f"{positions / max(elapsed, 1e-9):,.0f} positions/s  "
-            f"+{tally['1-0']} ={tally['1/2-1/2']} -{tally['0-1']}"
-        )
-        if interactive:
-            sys.stderr.write("\r\x1b[2K" + text)
-            sys.stderr.flush()
-        elif done % step == 0 or done == args.games:
-            print(text, file=sys.stderr, flush=True)
-    if interactive:
-        sys.stderr.write("\n")
-    write(output, merge(parts))
-    elapsed = time.perf_counter() - start
-    if interrupted:
-        print(f"interrupted: wrote the {done} finished games", file=sys.stderr)
-    print(f"wrote {positions} positions from {done} games to {output}")
-    print(f"results: 1-0 {tally['1-0']}, 0-1 {tally['0-1']}, draws {tally['1/2-1/2']}")
-    print(f"time {elapsed:.1f} s, {positions / max(elapsed, 1e-9):,.0f} positions/s")
-    return 130 if interrupted else 0

@@ -1,45 +1,60 @@
-"""``congo tablebase``: generate, verify, probe and summarise the endgame tables."""
+"""``congo tablebase``: generate, verify, probe and summarise the endgame tables.
+
+:func:`facts_markdown` is the Markdown of ``congo tablebase stats``, also used by
+``benches/tablebase_facts.py`` to write docs/tablebase.md."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import congo
-from congo import tablebase
+from congo.cli._args import EXIT_FAILURE, EXIT_NOT_FOUND, EXIT_OK, positive_int
+from congo.cli._args import men as men_count
+from congo.cli._progress import Progress
 from congo.pieces import PIECE_NAMES
+
+if TYPE_CHECKING:
+    from congo import tablebase
 
 # The roles besides the lion in the order of table names (crocodile first, pawn last).
 _ROLE_LETTERS = "CEZGMSP"
 
 
-def _reporter(label: str) -> tablebase.ProgressCallback:
-    """A progress callback drawing a bar on stderr (by tables done): redrawn in place on a terminal,
-    a line per tenth of the work otherwise."""
-    from congo.__main__ import _progress, _progress_bar
-
-    interactive = sys.stderr.isatty()
-    last_tenth = [-1]
+def _reporter(label: str) -> tuple[Progress, tablebase.ProgressCallback]:
+    """The progress line of a tables command (by tables done) and the callback that feeds it."""
+    progress = Progress(text=f"tables {label}")
 
     def show(p: tablebase.Progress) -> None:
         running = ", ".join(p.running[:3]) + (" ..." if len(p.running) > 3 else "")
         text = f"tables {label} {100 * p.fraction:5.1f}%  {p.elapsed:6.1f} s  {running}"
-        if interactive:
-            _progress(sys.stderr, _progress_bar(p.tables_done, p.tables_total, text))
-        elif int(10 * p.fraction) != last_tenth[0]:
-            last_tenth[0] = int(10 * p.fraction)
-            print(_progress_bar(p.tables_done, p.tables_total, text), file=sys.stderr, flush=True)
+        progress.update(p.tables_done, text, total=p.tables_total, fraction=p.fraction)
 
-    return show
+    return progress, show
 
 
-def _clear_line() -> None:
-    if sys.stderr.isatty():
-        from congo.__main__ import _progress
+def _summary_longest_win(reports: list[tablebase.TableReport]) -> str:
+    """The longest win among the tables generated, as ``congo tablebase stats`` counts it.
 
-        _progress(sys.stderr, "")
+    A table's header holds its longest distance to mate, of a win or of a loss for the side to
+    move. A loss in ``d`` plies (``d`` even) moves only into wins, the longest in ``d - 1``; so
+    over a set of tables closed under captures (what ``generate`` makes) the longest win is the
+    longest distance when that is odd (a win), and one ply less when it is even (a loss)."""
+    if not reports:
+        return "no tables"
+    longest = max(reports, key=lambda r: (r.longest, r.material))
+    if longest.longest == 0:
+        return "no wins"
+    if longest.longest % 2:
+        return f"the longest win {longest.longest} plies ({longest.material})"
+    return (
+        f"the longest win {longest.longest - 1} plies (the defence against it: "
+        f"a loss in {longest.longest} plies in {longest.material})"
+    )
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -47,49 +62,72 @@ def cmd_generate(args: argparse.Namespace) -> int:
     every core, keeping tables already there (unless --force). Up to 4 men takes seconds, up to 5
     about half an hour of CPU time (a quarter of an hour on two free cores); an interrupted run
     resumes where it stopped."""
+    from congo import tablebase
+
     directory = args.dir or tablebase.default_directory()
+    _check_directory(directory)
     start = time.perf_counter()
-    reports = tablebase.generate(
-        directory,
-        men=args.men,
-        threads=args.threads,
-        force=args.force,
-        tables=args.table or None,
-        simple=args.simple,
-        progress=_reporter("generating"),
-    )
-    _clear_line()
+    progress, show = _reporter("generating")
+    with progress:
+        reports = tablebase.generate(
+            directory,
+            men=args.men,
+            threads=args.threads,
+            force=args.force,
+            tables=args.table or None,
+            simple=args.simple,
+            progress=show,
+        )
     elapsed = time.perf_counter() - start
     made = [r for r in reports if not r.reused]
-    longest = max(reports, key=lambda r: r.longest)
     positions = sum(r.positions for r in reports)
     if args.verbose:
         for r in reports:
             print(
-                f"{r.material:10} {r.positions:>12,} positions  {r.longest:>4} plies  "
+                f"{r.material:10} {r.positions:>12,} positions  "
+                f"longest distance to mate {r.longest:>4} plies  "
                 f"{'kept' if r.reused else f'{r.seconds:.2f} s'}"
             )
     print(
         f"{len(reports)} tables in {directory} ({len(made)} generated, {len(reports) - len(made)} kept): "
-        f"{positions:,} positions up to symmetry, the longest mate {longest.longest} plies "
-        f"({longest.material}); {elapsed:.1f} s"
+        f"{positions:,} positions up to symmetry, {_summary_longest_win(reports)}; {elapsed:.1f} s"
     )
     return 0
+
+
+def _check_directory(directory: str | os.PathLike[str]) -> None:
+    """Makes the tables' directory and checks that a table can be written there, before any work
+    (the generator writes each table to ``NAME.ctb.partial`` and renames it into place)."""
+    from congo._files import check_writable
+
+    try:
+        os.makedirs(directory, exist_ok=True)
+        check_writable(os.path.join(directory, "LvL.ctb.check"))
+    except OSError as error:
+        reason = error.strerror or str(error)
+        if reason.startswith("cannot write"):
+            reason = reason.rpartition(": ")[2]
+        raise type(error)(
+            error.errno or 0, f"cannot write tables to {directory}: {reason}", str(directory)
+        ) from None
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     """Checks every entry of the tables in --dir against the move generator and the tables its
     moves lead into, and every file against its checksum. Exits with 1 if an entry is wrong."""
+    from congo import tablebase
+
     directory = args.dir or tablebase.default_directory()
     start = time.perf_counter()
-    reports = tablebase.verify(
-        directory,
-        men=args.men,
-        threads=args.threads,
-        tables=args.table or None,
-        progress=_reporter("verifying"),
-    )
-    _clear_line()
+    progress, show = _reporter("verifying")
+    with progress:
+        reports = tablebase.verify(
+            directory,
+            men=args.men,
+            threads=args.threads,
+            tables=args.table or None,
+            progress=show,
+        )
     wrong = [r for r in reports if not r.ok]
     for report in wrong:
         print(f"{report.material}: {report.wrong} wrong entries", file=sys.stderr)
@@ -100,7 +138,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         f"{len(reports)} tables verified ({entries:,} entries): "
         f"{'all correct' if not wrong else f'{len(wrong)} wrong'}; {time.perf_counter() - start:.1f} s"
     )
-    return 1 if wrong else 0
+    return EXIT_FAILURE if wrong else EXIT_OK
 
 
 def _describe(dtm: int, wdl: int) -> str:
@@ -108,25 +146,34 @@ def _describe(dtm: int, wdl: int) -> str:
         return "draw"
     if dtm == 0:
         return "lost (no legal move)"
-    return f"{'win' if dtm > 0 else 'loss'} in {abs(dtm)} plies"
+    return f"{'win' if dtm > 0 else 'loss'} in {_plies(abs(dtm))}"
 
 
 def cmd_probe(args: argparse.Namespace) -> int:
     """Looks a position up in the tables: its value for the side to move and every move's, best
     first. Exits with 3 if the position is not in the tables."""
+    from congo import tablebase
+
     tables = tablebase.open_tablebase(args.dir)
     board = congo.Board(args.fen)
     dtm, wdl = tables.probe_dtm(board), tables.probe_wdl(board)
     if dtm is None or wdl is None:
-        print(f"not in the tables (they hold up to {tables.max_men} men)")
-        return 3
+        count = len(board.piece_map())
+        if count > tables.max_men:
+            print(f"not in the tables (they hold up to {tables.max_men} men, this position has {count})")
+        else:
+            print(
+                f"not in the tables: no table for this material in {tables.directory} "
+                f"(make it with: congo tablebase generate --men {count} --dir {tables.directory})"
+            )
+        return EXIT_NOT_FOUND
     side = "White" if board.turn else "Black"
     print(f"{board.fen()}: {side} to move, {_describe(dtm, wdl)}")
     for move, value in tables.root_moves(board) or []:
         print(f"  {move.uci():<10} {board.san(move):<10} {_describe(value, (value > 0) - (value < 0))}")
     if wdl != 0 and not args.no_line:
         print("best line: " + board.variation_san(tables.best_line(board)))
-    return 0
+    return EXIT_OK
 
 
 def _percent(part: int, whole: int) -> str:
@@ -178,8 +225,10 @@ class _Table:
         self.out.append("| " + " | ".join(str(c) for c in cells) + " |")
 
 
-def _markdown(stats: list[tablebase.TableStats], top: int) -> str:
-    """The facts of docs/tablebase.md, as Markdown tables (the long lists cut at ``top`` rows)."""
+def facts_markdown(stats: list[tablebase.TableStats], top: int = 30) -> str:
+    """What ``congo tablebase stats`` prints and docs/tablebase.md shows (benches/tablebase_facts.py
+    writes it there): Markdown tables of the statistics of :func:`congo.tablebase.stats`, the long
+    lists cut at ``top`` rows."""
     by_name = {s.material: s for s in stats}
     out: list[str] = []
 
@@ -323,34 +372,44 @@ def _duel(by_name: dict[str, tablebase.TableStats], mine: str, theirs: str) -> s
 def cmd_stats(args: argparse.Namespace) -> int:
     """Summarises the tables in --dir as Markdown: a piece against a bare lion, one piece against
     one, the longest win of each class, mutual zugzwangs, every table."""
-    stats = tablebase.stats(args.dir, men=args.men, threads=args.threads, progress=_reporter("counting"))
-    _clear_line()
-    sys.stdout.write(_markdown(stats, args.top))
-    return 0
+    from congo import tablebase
+
+    progress, show = _reporter("counting")
+    with progress:
+        stats = tablebase.stats(args.dir, men=args.men, threads=args.threads, progress=show)
+    sys.stdout.write(facts_markdown(stats, args.top))
+    return EXIT_OK
 
 
-def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Registers ``congo tablebase`` and its subcommands."""
-    from congo.__main__ import _positive_int
+    from congo.tablebase import default_directory
 
-    parser = commands.add_parser(
+    where = (
+        f"$CONGO_TABLEBASES if set, else $XDG_CACHE_HOME/congo/tablebases or ~/.cache/congo/tablebases; "
+        f"here {default_directory()}"
+    )
+    parser = subparsers.add_parser(
         "tablebase",
         help="generate, verify and probe the endgame tables (up to five men)",
-        description="Endgame tables: every position with up to five men, solved. Tables go to "
-        f"--dir (default {tablebase.default_directory()}, or $CONGO_TABLEBASES).",
+        description="Endgame tables: every position with up to five men, solved. "
+        f"Tables go to --dir ({where}).",
     )
     sub = parser.add_subparsers(dest="tablebase_command", metavar="COMMAND", required=True)
 
+    def directory(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--dir", default=None, help=f"the tables' directory (default: {where})")
+
     def common(p: argparse.ArgumentParser, *, men_default: int | None) -> None:
-        p.add_argument("--dir", help="the tables' directory (default: %(default)s)", default=None)
+        directory(p)
         p.add_argument(
             "--men",
-            type=_men,
+            type=men_count,
             default=men_default,
             help="tables with up to this many men, both lions included"
             + (f" (default: {men_default})" if men_default else " (default: every table present)"),
         )
-        p.add_argument("--threads", type=_positive_int, default=None, help="threads (default: every core)")
+        p.add_argument("--threads", type=positive_int, default=None, help="threads (default: every core)")
 
     gen = sub.add_parser("generate", help="generate the tables", description=cmd_generate.__doc__)
     common(gen, men_default=4)
@@ -360,30 +419,27 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     gen.add_argument("--simple", action="store_true", help="use the slow checking generator (sweeps)")
     gen.add_argument("--verbose", "-v", action="store_true", help="a line per table")
-    gen.set_defaults(func=cmd_generate)
+    gen.set_defaults(subcommand=cmd_generate)
 
     ver = sub.add_parser("verify", help="check every entry of the tables", description=cmd_verify.__doc__)
     common(ver, men_default=None)
     ver.add_argument("--table", action="append", metavar="NAME", help="only this table, e.g. LZvLP")
-    ver.set_defaults(func=cmd_verify)
+    ver.set_defaults(subcommand=cmd_verify)
 
     probe = sub.add_parser("probe", help="look a position up", description=cmd_probe.__doc__)
     probe.add_argument("fen", metavar="FEN", help="the position")
-    probe.add_argument("--dir", default=None, help="the tables' directory")
+    directory(probe)
     probe.add_argument("--no-line", action="store_true", help="do not print the best line")
-    probe.set_defaults(func=cmd_probe)
+    probe.set_defaults(subcommand=cmd_probe)
 
     stats = sub.add_parser("stats", help="what the tables say, as Markdown", description=cmd_stats.__doc__)
     common(stats, men_default=None)
-    stats.add_argument("--top", type=_positive_int, default=30, help="rows of the long lists (default: 30)")
-    stats.set_defaults(func=cmd_stats)
+    stats.add_argument("--top", type=positive_int, default=30, help="rows of the long lists (default: 30)")
+    stats.set_defaults(subcommand=cmd_stats)
+    parser.set_defaults(run=run)
+    return parser
 
 
-def _men(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if not 2 <= value <= tablebase.MAX_MEN:
-        raise argparse.ArgumentTypeError(f"must be from 2 to {tablebase.MAX_MEN}")
-    return value
+def run(args: argparse.Namespace) -> int:
+    """Runs the subcommand chosen (generate, verify, probe, stats)."""
+    return int(args.subcommand(args))

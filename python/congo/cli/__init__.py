@@ -1,0 +1,110 @@
+"""The ``congo`` command line: one module per command (docs/cli.md).
+
+Each command is a module ``congo.cli.<name>`` with ``register(subparsers)``, which adds its parser
+and sets ``run`` as its default, and ``run(args) -> int``, which does the work and returns the exit
+status; heavy modules are imported inside ``run``. What the commands share is in
+:mod:`congo.cli._args` (argument types and blocks, exit codes) and :mod:`congo.cli._progress` (the
+progress line). :func:`main` turns errors into one line on stderr and the exit codes of docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+import congo
+from congo.cli._args import (
+    EXIT_BROKEN_PIPE,
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+)
+
+__all__ = ["COMMANDS", "build_parser", "main"]
+
+COMMANDS = ("perft", "analyse", "match", "uci", "options", "tablebase", "annotate", "selfplay")
+"""The command modules of :mod:`congo.cli`, in the order of ``congo --help``."""
+
+# The errors of a path the user named (a user error, exit 2), as opposed to a disk that fails.
+_PATH_ERRORS = (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError, FileExistsError)
+_PATH_ERRNOS = {
+    errno.ENOENT,
+    errno.ENOTDIR,
+    errno.EISDIR,
+    errno.EACCES,
+    errno.EPERM,
+    errno.EEXIST,
+    errno.EROFS,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``congo`` with every command of :data:`COMMANDS` registered."""
+    parser = argparse.ArgumentParser(
+        prog="congo",
+        description="Tools for the chess variant Congo, with a Rust core.",
+        epilog="Exit status: 0 success, 1 a failure outside the command (an engine, the disk), "
+        "2 a user error, 130 interrupted (docs/cli.md).",
+    )
+    parser.add_argument("--version", action="version", version=f"congo {congo.__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        module = importlib.import_module(f"congo.cli.{name}")
+        module.register(subparsers)
+    return parser
+
+
+def _os_error_text(error: OSError) -> str:
+    if error.strerror and error.filename is not None:
+        if str(error.filename) in error.strerror:
+            return error.strerror
+        return f"{error.filename}: {error.strerror}"
+    return error.strerror or str(error)
+
+
+def exit_status(error: BaseException) -> int:
+    """The exit status for an exception escaping a command (docs/cli.md)."""
+    if isinstance(error, KeyboardInterrupt):
+        return EXIT_INTERRUPTED
+    if isinstance(error, BrokenPipeError):
+        return EXIT_BROKEN_PIPE
+    if isinstance(error, OSError):
+        user = isinstance(error, _PATH_ERRORS) or error.errno in _PATH_ERRNOS
+        return EXIT_USAGE if user else EXIT_FAILURE
+    if isinstance(error, (ValueError, TypeError, ImportError, MemoryError)):
+        return EXIT_USAGE
+    return EXIT_FAILURE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``congo`` command. Returns the exit status (docs/cli.md)."""
+    from congo.engine import EngineError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)  # exits with 2 on bad arguments
+    run = getattr(args, "run", None)
+    if run is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(run(args))
+    except BrokenPipeError:
+        # The reader went away (`congo perft --divide 2 | head -5`): stop quietly, as a program
+        # killed by SIGPIPE would, without Python's complaint when stdout is flushed at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        print(f"congo {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except OSError as error:
+        print(f"congo {args.command}: error: {_os_error_text(error)}", file=sys.stderr)
+        return exit_status(error)
+    except (ValueError, TypeError, ImportError, MemoryError, EngineError, RecursionError) as error:
+        # A bad FEN or number, a missing extra: one line. An outside engine that fails: one line.
+        print(f"congo {args.command}: error: {error}", file=sys.stderr)
+        return exit_status(error)

@@ -1,0 +1,456 @@
+"""The ``congo`` command line as one pattern (issue 22), its exit codes, and files written whole or
+not at all, never over an input (issue 18): ``congo.cli`` and ``congo._files``."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import errno
+import importlib
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import congo
+from congo import tablebase
+from congo._files import SameFileError, atomic_output, check_writable
+from congo.cli import COMMANDS, build_parser, main
+from congo.cli._progress import Progress
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(congo.__file__).resolve().parent
+CONGO = [sys.executable, "-m", "congo"]
+GAMES = '[Event "one"]\n[White "a"]\n[Black "b"]\n\n1. Zf3 Zf5 *\n\n[Event "two"]\n\n1. Zf3 *\n'
+
+
+def _exit_code(args: list[str]) -> int:
+    """main()'s status, or argparse's when it exits."""
+    try:
+        return main(args)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+
+
+def _numpy() -> None:
+    pytest.importorskip("numpy")
+
+
+# ================================================================================ one pattern
+
+
+def test_every_command_is_a_module_with_register_and_run() -> None:
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert tuple(subparsers.choices) == COMMANDS
+    for name in COMMANDS:
+        module = importlib.import_module(f"congo.cli.{name}")
+        fresh = argparse.ArgumentParser().add_subparsers()
+        registered = module.register(fresh)
+        assert isinstance(registered, argparse.ArgumentParser)
+        assert registered.get_default("run") is module.run
+        with pytest.raises(SystemExit) as stop:
+            main([name, "--help"])
+        assert stop.value.code == 0
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+def test_no_module_imports_from_main_and_commands_import_heavy_modules_lazily() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        assert "congo.__main__" not in _imports(path), path
+    heavy = {"congo.match", "congo.annotate", "congo.selfplay", "congo.analysis", "numpy", "pyarrow"}
+    for name in COMMANDS:
+        tree = ast.parse((PACKAGE / "cli" / f"{name}.py").read_text(encoding="utf-8"))
+        top = {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
+        top |= {a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names}
+        assert not top & heavy, (name, top & heavy)
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, congo.cli; print(sorted(m for m in sys.modules if m.startswith("
+         "('congo.match', 'congo.annotate', 'congo.selfplay', 'numpy'))))"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_module_entry_point_is_the_package_main() -> None:
+    import congo.__main__ as shim
+
+    assert shim.main is main
+
+
+def test_docs_cli_md_names_every_command_and_option() -> None:
+    page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, command in subparsers.choices.items():
+        assert f"## congo {name}" in page, name
+        parsers = [command]
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                parsers += list(action.choices.values())
+        for sub in parsers:
+            for action in sub._actions:
+                for option in action.option_strings:
+                    if option.startswith("--") and option != "--help":
+                        assert f"`{option}" in page, (sub.prog, option)
+    for code in ("0", "1", "2", "3", "130", "141"):
+        assert f"| {code} |" in page
+
+
+# ================================================================================= exit codes
+
+
+def test_user_errors_exit_2_in_every_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    source = tmp_path / "in.pgn"
+    source.write_text(GAMES, encoding="utf-8")
+    cases = {
+        "perft": [["perft", "--fen", "nonsense", "1"], ["perft", "-1"]],
+        "analyse": [["analyse", "--fen", "nonsense", "--depth", "1"], ["analyse", "--depth", "0"]],
+        "match": [["match", "random", "nobody"], ["match", "random", "random", "--save", f"{a_file}/x.pgn"]],
+        "uci": [["uci", "extra"]],
+        "options": [["options", "--bogus"]],
+        "tablebase": [
+            ["tablebase", "probe", "--dir", str(tmp_path / "none"), congo.STARTING_FEN],
+            ["tablebase", "generate", "--men", "3", "--dir", str(a_file / "tables")],
+            ["tablebase", "verify", "--dir", str(tmp_path / "none")],
+            ["tablebase", "generate", "--men", "9"],
+        ],
+        "annotate": [
+            ["annotate", str(tmp_path / "none.pgn")],
+            ["annotate", str(source), "-o", str(tmp_path / "no" / "out.pgn")],
+            ["annotate", str(source), "-o", str(source)],
+        ],
+        "selfplay": [
+            ["selfplay", "--games", "1", "--nodes", "10", "-o", str(tmp_path / "x.csv")],
+            ["selfplay", "--games", "1", "--nodes", "10", "-o", str(tmp_path / "no" / "x.npz")],
+            ["selfplay", "--games", "1", "--nodes", "10", "-o", str(a_file / "x.parquet")],
+        ],
+    }
+    assert set(cases) == set(COMMANDS)
+    for runs in cases.values():
+        for args in runs:
+            assert _exit_code(args) == 2, args
+            err = capsys.readouterr().err
+            assert "Traceback" not in err
+            assert err.strip(), args
+
+
+def test_an_outside_engine_that_dies_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    false = "/bin/false" if Path("/bin/false").exists() else "false"
+    assert main(["match", f"uci:{false}", "random", "--games", "2"]) == 1
+    assert "died" in capsys.readouterr().err
+    assert main(["match", "uci:/nonexistent/engine", "random", "--games", "2"]) == 2  # a bad path
+
+
+def test_a_failing_disk_exits_1_and_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _numpy()
+    import numpy as np
+
+    output = tmp_path / "x.npz"
+    assert main(["selfplay", "--games", "1", "--nodes", "10", "-o", str(output)]) == 0
+    before = output.read_bytes()
+
+    def full(file: object, **arrays: object) -> None:
+        file.write(b"PK\x03\x04 half a zip")  # type: ignore[attr-defined]
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(np, "savez_compressed", full)
+    assert main(["selfplay", "--games", "2", "--nodes", "10", "-o", str(output)]) == 1
+    assert output.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.npz"]
+
+
+def test_a_full_tmpfs_keeps_the_valid_file(tmp_path: Path) -> None:
+    """Issue 18: on a full disk selfplay left a truncated file where a valid one had been."""
+    _numpy()
+    import numpy as np
+
+    if os.geteuid() != 0 or sys.platform != "linux":
+        pytest.skip("mounting a tmpfs needs root on Linux")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], check=False).returncode:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        output = disk / "x.npz"
+        assert main(["selfplay", "--games", "1", "--nodes", "10", "-o", str(output)]) == 0
+        rows = len(np.load(output)["fen"])
+        assert main(["selfplay", "--games", "40", "--nodes", "50", "-o", str(output)]) == 1
+        assert len(np.load(output)["fen"]) == rows
+        assert [p.name for p in disk.iterdir()] == ["x.npz"]
+    finally:
+        subprocess.run(["umount", str(disk)], check=True)
+
+
+# ============================================================================= atomic output
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc")
+def test_tablebase_generate_checks_its_directory_before_any_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tablebase", "generate", "--men", "3", "--dir", "/proc/self"]) == 2
+    captured = capsys.readouterr()
+    assert "cannot write tables to /proc/self" in captured.err
+    assert "generating" not in captured.err
+
+
+def test_atomic_output_replaces_only_on_success(tmp_path: Path) -> None:
+    target = tmp_path / "out.txt"
+    target.write_text("old")
+
+    def interrupted() -> None:
+        with atomic_output(target) as out:
+            out.write("new, half")
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        interrupted()
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+    with atomic_output(target) as out:
+        out.write("new")
+    assert target.read_text() == "new"
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    with atomic_output(link) as out:
+        out.write("through the link")
+    assert link.is_symlink()
+    assert target.read_text() == "through the link"
+    with atomic_output(os.devnull) as out:  # a device is written, never replaced
+        out.write("x")
+    assert Path(os.devnull).is_char_device()
+
+
+def test_atomic_output_checks_before_the_work(tmp_path: Path) -> None:
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    with pytest.raises(FileNotFoundError, match="directory does not exist"):
+        check_writable(tmp_path / "no" / "x")
+    with pytest.raises(NotADirectoryError):
+        check_writable(a_file / "x")
+    with pytest.raises(IsADirectoryError):
+        check_writable(tmp_path)
+    with pytest.raises(SameFileError):
+        check_writable(a_file, inputs=[a_file])
+    if Path("/proc/self").exists():
+        with pytest.raises(OSError, match="/proc/x"):
+            check_writable("/proc/x")
+    assert [p.name for p in tmp_path.iterdir()] == ["file"]
+
+
+@pytest.mark.parametrize("how", ["same", "symlink", "stdin"])
+def test_annotate_never_writes_over_its_input(tmp_path: Path, how: str) -> None:
+    """Issue 18: `annotate g.pgn -o g.pgn` (or a symlink, or `- -o g.pgn < g.pgn`) emptied g.pgn."""
+    source = tmp_path / "g.pgn"
+    source.write_text(GAMES, encoding="utf-8")
+    output = source
+    if how == "symlink":
+        output = tmp_path / "link.pgn"
+        output.symlink_to(source)
+    args = ["-" if how == "stdin" else str(source), "-o", str(output), "--nodes", "100"]
+    with source.open("rb") as stdin:
+        run = subprocess.run([*CONGO, "annotate", *args], stdin=stdin, capture_output=True, text=True)
+    assert run.returncode == 2, run.stderr
+    assert "is the input" in run.stderr
+    assert source.read_text(encoding="utf-8") == GAMES
+
+
+def test_annotate_output_appears_whole(tmp_path: Path) -> None:
+    source = tmp_path / "g.pgn"
+    source.write_text(GAMES, encoding="utf-8")
+    output = tmp_path / "out.pgn"
+    output.write_text("old")
+    assert main(["annotate", str(source), "-o", str(output), "--nodes", "100", "--workers", "1"]) == 0
+    assert output.read_text(encoding="utf-8").count("[Event ") == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.pgn", "out.pgn"]
+
+
+def test_selfplay_checks_its_output_before_playing(tmp_path: Path) -> None:
+    """Issue 18: a bad -o path failed only after every game was played."""
+    for output in ("/nonexistent/dir/x.npz", str(tmp_path / "f" / "x.npz"), "/proc/x.npz"):
+        (tmp_path / "f").write_text("a file")
+        run = subprocess.run(
+            [*CONGO, "selfplay", "--games", "50", "--nodes", "100000", "-o", output],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert run.returncode == 2, run.stderr
+        assert run.stdout == ""
+        assert "games" not in run.stderr  # no progress: nothing was played
+        assert output in run.stderr
+
+
+def test_selfplay_writes_the_name_it_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 18: `-o x.NPZ` wrote x.NPZ.npz and reported x.NPZ."""
+    _numpy()
+    output = tmp_path / "x.NPZ"
+    assert main(["selfplay", "--games", "1", "--nodes", "10", "-o", str(output)]) == 0
+    assert f"to {output}" in capsys.readouterr().out
+    assert [p.name for p in tmp_path.iterdir()] == ["x.NPZ"]
+
+
+def test_match_save_is_written_whole_and_checked_first(tmp_path: Path) -> None:
+    save = tmp_path / "games.pgn"
+    save.write_text("old games\n")
+    assert main(["match", "random", "greedy", "--games", "2", "--save", str(save)]) == 0
+    assert save.read_text().count("[Event ") == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pgn"]
+    a_file = tmp_path / "games.pgn"
+    assert _exit_code(["match", "random", "random", "--save", f"{a_file}/x.pgn"]) == 2
+
+
+def test_perft_divide_prints_each_root_move_as_it_finishes_and_says_what_ctrl_c_kept(tmp_path: Path) -> None:
+    """Issue 18: `congo perft --divide 7 > file` stopped with Ctrl-C left a 0-byte file."""
+    out = tmp_path / "out.txt"
+    with out.open("w") as stdout:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "import sys, congo.cli as c; sys.exit(c.main())",
+                "perft",
+                "--divide",
+                "7",
+            ],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 120
+        while not out.read_text():
+            assert process.poll() is None
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    lines = out.read_text().splitlines()
+    if process.returncode == 0:  # every root move finished first (a very fast machine)
+        return
+    assert process.returncode == 130, err
+    assert lines
+    first, count = lines[0].split(": ")
+    board = congo.Board()
+    board.push_uci(first)
+    assert int(count) == congo.perft(board, 6)
+    assert re.search(rf"interrupted after {len(lines)} of 24 root moves", err), err
+
+
+# ================================================================================= progress
+
+
+def test_progress_off_a_terminal_prints_tenths_and_a_heartbeat() -> None:
+    stream = io.StringIO()
+    with Progress(100, stream=stream, interval=3600) as progress:
+        for done in range(1, 101):
+            progress.update(done, f"step {done}")
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 11  # the first step, each tenth, the end
+    assert lines[-1].endswith("100/100 step 100")
+    stream = io.StringIO()
+    with Progress(stream=stream, interval=0.05, text="waiting") as progress:
+        time.sleep(0.5)
+    assert "waiting" in stream.getvalue()
+    assert stream.getvalue().count("\n") >= 2
+
+
+def test_perft_shows_progress_when_piped(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 19: a long `congo perft 7 | cat` printed nothing for minutes."""
+    import congo.cli.perft as perft
+
+    monkeypatch.setattr(perft, "QUIET_SECONDS", 0.0)
+    assert main(["perft", "4"]) == 0
+    err = capsys.readouterr().err
+    assert "24/24" in err
+
+
+# ============================================================================ what is printed
+
+
+def test_analyse_labels_a_move_from_an_unfinished_iteration(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 18: the summary mixed the unfinished iteration's score with the finished one's depth."""
+    from congo.engine import Score, SearchInfo, SearchResult
+
+    board = congo.Board()
+    a, b = (congo.Move.from_uci(m) for m in ("a1c3", "e2e3"))
+
+    def search(
+        self: object, board: object, limit: object, callback: object = None, **_: object
+    ) -> SearchResult:
+        info = SearchInfo(
+            depth=2, seldepth=2, score=Score(cp=12), pv=[b], nodes=10, time=0.1, nps=100, hashfull=0
+        )
+        callback(info)  # type: ignore[operator]
+        bound = SearchInfo(3, 3, Score(cp=-4), [a], 20, 0.2, 100, 0, bound="upper")
+        callback(bound)  # type: ignore[operator]
+        return SearchResult(move=a, score=Score(cp=-4), pv=[a], depth=2, nodes=20, time=0.2, nps=100)
+
+    monkeypatch.setattr(congo.Engine, "search", search)
+    assert main(["analyse", "--time", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "<=-0.04" in out[-3]
+    assert out[-2].startswith("last finished depth 2: e2e3 score +0.12")
+    assert out[-1].startswith("bestmove a1c3 score -0.04 depth 2")
+    assert "unfinished depth 3" in out[-1]
+    del board
+
+
+def test_annotate_reads_latin_1_with_a_warning(tmp_path: Path) -> None:
+    """Issue 18: a Latin-1 `café` came out as `caf\ufffd` with no warning."""
+    source = tmp_path / "g.pgn"
+    source.write_bytes(GAMES.replace('"one"', '"caf\xe9"').replace('"two"', '"deux"').encode("latin-1"))
+    output = tmp_path / "out.pgn"
+    run = subprocess.run(
+        [*CONGO, "annotate", str(source), "-o", str(output), "--nodes", "100"], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    assert '[Event "café"]' in output.read_text(encoding="utf-8")
+    assert "\ufffd" not in output.read_text(encoding="utf-8")
+    assert re.search(r"game 1: line 1 of .*g\.pgn is not UTF-8: read as Latin-1", run.stderr), run.stderr
+    assert "game 2" not in run.stderr
+
+
+def test_tablebase_help_shows_the_real_default_directory(tmp_path: Path) -> None:
+    """Issue 19: `--dir DIR … (default: None)`."""
+    run = subprocess.run(
+        [*CONGO, "tablebase", "generate", "--help"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CONGO_TABLEBASES": str(tmp_path / "tables"), "COLUMNS": "300"},
+        check=True,
+    )
+    assert "None" not in run.stdout
+    assert str(tmp_path / "tables") in run.stdout
+    assert "$CONGO_TABLEBASES" in run.stdout
+
+
+def test_generate_reports_the_longest_win_that_stats_reports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 19: generate said "the longest mate 74 plies" where stats says the longest win is 73."""
+    assert main(["tablebase", "generate", "--men", "3", "--dir", str(tmp_path)]) == 0
+    said = re.search(r"the longest win (\d+) plies", capsys.readouterr().out)
+    assert said is not None
+    stats = tablebase.stats(tmp_path)
+    longest = max(max(s.white_to_move.longest_win, s.black_to_move.longest_win) for s in stats)
+    assert int(said.group(1)) == longest
