@@ -451,3 +451,16 @@ def test_a_rejected_position_or_a_failed_go_is_an_error() -> None:
         with pytest.raises(EngineError, match="something went wrong"):
             engine.analysis(congo.Board(), Limit(time=0.05)).wait()
         engine.ping()  # still in step: the bestmove was read
+
+
+def test_an_analysis_nobody_iterates_over_keeps_a_bounded_number_of_infos() -> None:
+    from congo._uci_client import _MAX_QUEUED_INFOS
+
+    analysis = AnalysisResult(None)  # type: ignore[arg-type]
+    for nodes in range(2 * _MAX_QUEUED_INFOS):
+        analysis._post({"depth": 1, "nodes": nodes})
+    analysis._finish()
+    kept = list(analysis)
+    assert len(kept) < _MAX_QUEUED_INFOS
+    assert kept[-1]["nodes"] == 2 * _MAX_QUEUED_INFOS - 1  # the newest are kept
+    assert analysis.info["nodes"] == 2 * _MAX_QUEUED_INFOS - 1

@@ -69,6 +69,9 @@ _STOP_GRACE = 2.0
 _MANAGED_OPTIONS = ("multipv", "ponder")
 """Options that :meth:`SimpleEngine.analyse` and :meth:`SimpleEngine.play` set themselves."""
 
+_MAX_QUEUED_INFOS = 10_000
+"""The most infos an analysis keeps for its iterator; older ones not taken give way."""
+
 DEFAULT_SEARCH_TIMEOUT = 600.0
 """Seconds a search bounded only by depth, nodes or mate may take by default before
 :class:`EngineTimeoutError` (``search_timeout`` of :meth:`SimpleEngine.popen_uci`)."""
@@ -1139,13 +1142,16 @@ class AnalysisResult:
     """A running analysis (python-chess's ``AnalysisResult``): iterate over it for infos as they
     arrive; :attr:`info` is the latest merged info of the best line, :attr:`multipv` of every line.
     :meth:`stop` asks the engine to stop, :meth:`wait` waits for the end and returns the
-    :class:`BestMove`. Used as a context manager, it stops and waits at the end of the block."""
+    :class:`BestMove`. Used as a context manager, it stops and waits at the end of the block.
+    Infos not taken are kept up to the latest 10,000 (older ones give way, so that an analysis
+    nobody iterates over cannot fill the memory)."""
 
     _DONE = object()
 
     def __init__(self, engine: SimpleEngine) -> None:
         self._engine = engine
-        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        # Bounded: the oldest infos not taken give way (the merged :attr:`info` keeps up anyway).
+        self._queue: queue.Queue[object] = queue.Queue(maxsize=_MAX_QUEUED_INFOS)
         self._finished = threading.Event()
         self._best: BestMove | None = None
         self._error: BaseException | None = None
@@ -1164,11 +1170,21 @@ class AnalysisResult:
             while len(self.multipv) < rank:
                 self.multipv.append({})
             _merge(self.multipv[rank - 1], info)
-        self._queue.put(info)
+        self._put(info)
+
+    def _put(self, item: object) -> None:
+        """Queues an item without ever waiting (only the pump thread puts)."""
+        while True:
+            try:
+                self._queue.put_nowait(item)
+                return
+            except queue.Full:
+                with contextlib.suppress(queue.Empty):
+                    self._queue.get_nowait()
 
     def _finish(self) -> None:
         self._finished.set()
-        self._queue.put(self._DONE)
+        self._put(self._DONE)
 
     def stop(self) -> None:
         """Asks the engine to stop (it answers with its best move); returns at once."""
@@ -1206,7 +1222,7 @@ class AnalysisResult:
             except queue.Empty:
                 continue
             if item is self._DONE:
-                self._queue.put(self._DONE)  # later calls end too
+                self._put(self._DONE)  # later calls end too
                 if self._error is not None:
                     raise self._error
                 raise AnalysisComplete()
