@@ -247,9 +247,9 @@ def test_environments_reject_unknown_options_and_bad_start_positions() -> None:
             environment.reset(options={"fen": "not a fen"})
         with pytest.raises(ValueError, match="already over"):
             environment.reset(options={"fen": FINISHED_FEN})
-        with pytest.raises(TypeError, match="congo.Board"):
+        with pytest.raises(TypeError, match=r"congo\.Board"):
             environment.reset(options={"board": CHAIN_FEN})
-        with pytest.raises(TypeError, match="congo.Position"):
+        with pytest.raises(TypeError, match=r"congo\.Position"):
             environment.reset(options={"position": congo.Board()})
     with pytest.raises(ValueError, match="unknown reset option 'options'"):
         CongoEnv().reset(options={"options": 1})

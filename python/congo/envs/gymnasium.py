@@ -57,9 +57,7 @@ def _check_opponent(name: str) -> None:
     (``name`` is the canonical name :func:`congo.match.parse_player` gives)."""
     prefix = "alphabeta:depth="
     if name.startswith(prefix) and int(name[len(prefix) :]) > MAX_ALPHABETA_DEPTH:
-        raise ValueError(
-            f"alphabeta depth must be at most {MAX_ALPHABETA_DEPTH}, got {name[len(prefix) :]}"
-        )
+        raise ValueError(f"alphabeta depth must be at most {MAX_ALPHABETA_DEPTH}, got {name[len(prefix) :]}")
 
 
 class CongoEnv(gymnasium.Env[Observation, np.int64]):

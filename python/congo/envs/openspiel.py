@@ -35,7 +35,7 @@ from congo.board import Board
 from congo.engine import Engine, Limit
 from congo.envs import _start
 from congo.envs import render as _render
-from congo.learning import NUM_ACTIONS, NUM_PLANES, Game, action_name
+from congo.learning import NUM_ACTIONS, NUM_PLANES, action_name
 
 __all__ = ["GAME_NAME", "CongoGame", "CongoState", "EngineBot"]
 
