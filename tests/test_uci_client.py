@@ -106,7 +106,7 @@ def test_play_on_a_clock_and_with_pondering(congo_engine: SimpleEngine) -> None:
     limit = Limit(white_clock=2.0, black_clock=2.0, white_inc=0.05, black_inc=0.05)
     start = time.perf_counter()
     result = congo_engine.play(board, limit, ponder=True)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 2.0  # before White's clock runs out
     assert result.move is not None
     assert result.ponder is not None
     # The engine ponders in the background; the next command stops it first.
@@ -200,7 +200,7 @@ def test_an_engine_killed_in_the_middle_of_a_search() -> None:
     start = time.perf_counter()
     with pytest.raises(EngineTerminatedError, match="died"):
         engine.play(congo.Board(), Limit(depth=5))
-    assert time.perf_counter() - start < 5
+    assert time.perf_counter() - start < 20  # not the 30 s the search would take
     with pytest.raises(EngineTerminatedError):
         engine.ping()
     engine.quit()
@@ -226,8 +226,9 @@ def test_an_engine_that_hangs_times_out() -> None:
     start = time.perf_counter()
     with pytest.raises(TimeoutError):
         engine.play(congo.Board(), Limit(time=0.1))
-    # The search's time, the timeout, and a grace period for stop: then it is killed.
-    assert time.perf_counter() - start < 10
+    # The search's time, the timeout, and a grace period for stop: then it is killed (the bound
+    # only tells that from waiting for ever).
+    assert time.perf_counter() - start < 30
     with pytest.raises(EngineTerminatedError):
         engine.play(congo.Board(), Limit(time=0.1))
     engine.quit()
