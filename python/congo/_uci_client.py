@@ -846,7 +846,8 @@ class SimpleEngine:
             self._lock.release()
 
     def ping(self) -> None:
-        """``isready`` … ``readyok``: raises if the engine does not answer within ``timeout``."""
+        """``isready`` … ``readyok``: raises :class:`EngineTimeoutError` if the engine does not
+        answer within ``timeout`` (it is killed: a late answer would put the client out of step)."""
         self._acquire()
         try:
             self._ready()
