@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import congo
 from congo.engine import (
@@ -467,3 +469,31 @@ def test_an_analysis_nobody_iterates_over_keeps_a_bounded_number_of_infos() -> N
     assert len(kept) < _MAX_QUEUED_INFOS
     assert kept[-1]["nodes"] == 2 * _MAX_QUEUED_INFOS - 1  # the newest are kept
     assert analysis.info["nodes"] == 2 * _MAX_QUEUED_INFOS - 1
+
+
+LINE_BYTES = st.binary(max_size=40).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b""))
+
+
+@given(
+    lines=st.lists(LINE_BYTES, max_size=30),
+    cuts=st.lists(st.integers(min_value=0, max_value=2000), max_size=20),
+    max_line=st.integers(min_value=1, max_value=30),
+    crlf=st.booleans(),
+    last_end=st.booleans(),
+)
+def test_line_splitting_is_the_same_however_the_stream_is_cut(
+    lines: list[bytes], cuts: list[int], max_line: int, crlf: bool, last_end: bool
+) -> None:
+    # Each line comes out once, whole, or as one "too long" of its length: wherever the blocks end.
+    end = b"\r\n" if crlf else b"\n"
+    stream = end.join(lines) + (end if last_end and lines else b"")
+    points = sorted({0, len(stream), *(cut for cut in cuts if cut < len(stream))})
+    chunks = [stream[a:b] for a, b in zip(points, points[1:])]
+    expected: list[object] = []
+    for number, line in enumerate(lines):
+        last = number == len(lines) - 1
+        if last and not last_end and not line:
+            break  # an empty last line without its end is nothing
+        raw = len(line) + (1 if crlf and not (last and not last_end) else 0)  # with its "\r"
+        expected.append(line if raw <= max_line else f"too long: {raw}")
+    assert _split(chunks, max_line) == expected
