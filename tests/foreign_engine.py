@@ -3,12 +3,17 @@ standard library only, no rules of Congo at all. It knows a few positions by hea
 of ranked moves) and pretends to search them, so that the client and the match runner can be tested
 against a program they did not write.
 
-    python tests/foreign_engine.py [--mode normal|hang|illegal|nonsense|crash] [--think SECONDS]
+    python tests/foreign_engine.py [--mode MODE] [--think SECONDS]
 
 Modes: ``normal`` plays from its table (``bestmove (none)`` in a position it does not know);
 ``hang`` answers the handshake and ``isready`` but never a ``go``; ``illegal`` answers every ``go``
 with an illegal move; ``nonsense`` answers ``go`` with a ``bestmove`` that is not a move; ``crash``
-exits in the middle of its first search. ``--think`` is how long a search takes without a time limit.
+exits in the middle of its first search; ``deaf`` stops reading its input after the handshake;
+``longline`` sends a line of over 1 MiB before each ``bestmove``, whose 1 MiB-th byte is followed by
+a different ``bestmove``; ``reject`` refuses every ``position`` with moves (``info string error``,
+keeping its old position, as ``congo uci`` does) and answers ``go`` for the old one; ``goerror``
+reports an error at each ``go`` and then searches as usual. In every mode a ``Hash`` above 32 is
+refused with an error. ``--think`` is how long a search takes without a time limit.
 """
 
 from __future__ import annotations
@@ -64,8 +69,14 @@ class Engine:
             self.say("readyok")
         elif command == "setoption" and "MultiPV" in words and "value" in words:
             self.multipv = int(words[words.index("value") + 1])
+        elif command == "setoption" and "Hash" in words and "value" in words:
+            if int(words[words.index("value") + 1]) > 32:
+                self.say("info string error: cannot allocate that much; the old table stays")
         elif command == "position":
-            self.moves = self.parse_position(words)
+            if self.mode == "reject" and "moves" in words:
+                self.say("info string error: position unchanged: I only take the start position")
+            else:
+                self.moves = self.parse_position(words)
         elif command == "go":
             self.stop.clear()
             self.ponderhit.clear()
@@ -91,6 +102,8 @@ class Engine:
     def go(self, words: list[str]) -> None:
         if self.mode == "hang":
             return
+        if self.mode == "goerror":
+            self.say("info string error: something went wrong in this search")
         if self.mode == "crash":
             self.say("info depth 1 score cp 0 pv a1c3")
             time.sleep(0.05)
@@ -127,6 +140,10 @@ class Engine:
                 break
         if infinite and not ranked:
             self.stop.wait()
+        if self.mode == "longline":
+            # Cut after 1 MiB, as a reader of lines of at most 1 MiB would, the rest is a bestmove.
+            head = "info string padding "
+            self.say(head + "x" * ((1 << 20) - len(head)) + "bestmove e2d3")
         if self.mode == "illegal":
             self.say("bestmove a1a7")
         elif self.mode == "nonsense":
@@ -141,7 +158,9 @@ class Engine:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument(
-        "--mode", default="normal", choices=["normal", "hang", "illegal", "nonsense", "crash"]
+        "--mode",
+        default="normal",
+        choices=["normal", "hang", "illegal", "nonsense", "crash", "deaf", "longline", "reject", "goerror"],
     )
     parser.add_argument("--think", type=float, default=0.2)
     args = parser.parse_args()
@@ -149,6 +168,8 @@ def main() -> int:
     for line in sys.stdin:
         if not engine.handle(line.strip()):
             break
+        if args.mode == "deaf" and line.strip() == "uci":
+            time.sleep(3600)  # reads nothing more: whatever is sent fills the pipe
     return 0
 
 

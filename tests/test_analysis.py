@@ -161,7 +161,8 @@ def test_leaving_the_loop_stops_the_running_searches() -> None:
     time.sleep(0.2)  # the workers are searching now
     start = time.perf_counter()
     analysis.close()
-    assert time.perf_counter() - start < 5
+    # Stopped, not finished: well before the 60 s the searches would take (however busy the machine).
+    assert time.perf_counter() - start < 30
 
 
 def test_pool_runs_generic_tasks_in_order_with_warm_state() -> None:
@@ -331,9 +332,7 @@ def test_cli_ctrl_c_writes_what_is_done_and_exits_130(tmp_path: Path) -> None:
         text=True,
     )
     assert process.stderr is not None
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # wait for the first finished game
-        line = process.stderr.readline()
+    for line in iter(process.stderr.readline, ""):  # wait for the first finished game, however long
         if "/40 " in line:
             break
     process.send_signal(signal.SIGINT)

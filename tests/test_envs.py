@@ -198,3 +198,135 @@ def test_gymnasium_against_an_outside_engine_over_the_protocol() -> None:
         assert reward == -1.0  # random play loses to the engine
     finally:
         env.close()
+
+
+# -- start positions and argument bounds (issue 18) -------------------------------------------
+
+FINISHED_FEN = "3M3/7/7/7/7/7/3L3 b 1"  # after the monkey's chain took the lion
+BLACK_TO_MOVE_FEN = "7/4l2/7/4c2/7/2p4/1M1L3 b 1"
+
+
+def test_pettingzoo_starts_from_a_fen_a_board_or_a_position() -> None:
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from congo.envs.pettingzoo import env, raw_env
+
+    environment = raw_env()
+    environment.reset(options={"fen": CHAIN_FEN})
+    assert environment.game.position.fen() == CHAIN_FEN
+    assert environment.agent_selection == "player_0"
+    for action in environment.game.actions_of(congo.Move.from_uci("b1d3f5d7")):
+        environment.step(action)
+    assert environment.rewards == {"player_0": 1.0, "player_1": -1.0}
+    environment.reset(options={"board": congo.Board(BLACK_TO_MOVE_FEN)})
+    assert environment.agent_selection == "player_1"
+    assert environment.game.position.fen() == BLACK_TO_MOVE_FEN
+    environment.reset(options={"position": congo.Position(CHAIN_FEN)}, seed=3)
+    assert environment.game.position.fen() == CHAIN_FEN
+    environment.reset()  # and back to the usual start
+    assert environment.game.position.fen() == congo.STARTING_FEN
+    # The wrapped environment passes the options through; the framework's checker still passes.
+    wrapped = env()
+    wrapped.reset(options={"fen": BLACK_TO_MOVE_FEN})
+    assert wrapped.agent_selection == "player_1"
+    api_test(env(), num_cycles=50, verbose_progress=False)
+
+
+def test_environments_reject_unknown_options_and_bad_start_positions() -> None:
+    pytest.importorskip("pettingzoo")
+    from congo.envs.gymnasium import CongoEnv
+    from congo.envs.pettingzoo import raw_env
+
+    for environment in (raw_env(), CongoEnv()):
+        with pytest.raises(ValueError, match="unknown reset option 'fenn'"):
+            environment.reset(options={"fenn": CHAIN_FEN})
+        with pytest.raises(ValueError, match="one start position"):
+            environment.reset(options={"fen": CHAIN_FEN, "board": congo.Board()})
+        with pytest.raises(congo.InvalidFenError):
+            environment.reset(options={"fen": "not a fen"})
+        with pytest.raises(ValueError, match="already over"):
+            environment.reset(options={"fen": FINISHED_FEN})
+        with pytest.raises(TypeError, match=r"congo\.Board"):
+            environment.reset(options={"board": CHAIN_FEN})
+        with pytest.raises(TypeError, match=r"congo\.Position"):
+            environment.reset(options={"position": congo.Board()})
+    with pytest.raises(ValueError, match="unknown reset option 'options'"):
+        CongoEnv().reset(options={"options": 1})
+
+
+def test_gymnasium_starts_from_a_position() -> None:
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("gymnasium")
+    from congo.envs.gymnasium import CongoEnv
+
+    env = CongoEnv(opponent="random")
+    observation, info = env.reset(options={"fen": CHAIN_FEN})
+    assert np.array_equal(observation["observation"], congo.encode(congo.Position(CHAIN_FEN)))
+    assert info["plies"] == 0
+    for action in env.game.actions_of(congo.Move.from_uci("b1d3f5d7")):
+        observation, reward, terminated, truncated, info = env.step(action)
+    assert (reward, terminated, truncated, info["end"]) == (1.0, True, False, "lion_captured")
+    # Black's agent in a position with White to move: the opponent moves first.
+    black = CongoEnv(opponent="greedy", agent_color="black")
+    _, info = black.reset(options={"board": congo.Board(CHAIN_FEN)}, seed=0)
+    assert info["plies"] == 1
+    assert info["end"] == "lion_captured"  # greedy takes the lion: reset says so
+    assert not black.action_masks().any()
+    _, info = black.reset(options={"position": congo.Position(BLACK_TO_MOVE_FEN)})
+    assert info["plies"] == 0
+    assert black.action_masks().any()
+
+
+def test_environment_arguments_out_of_range_are_value_errors() -> None:
+    pytest.importorskip("pettingzoo")
+    from congo.envs.gymnasium import MAX_ALPHABETA_DEPTH, CongoEnv
+    from congo.envs.pettingzoo import raw_env
+
+    for huge in (10**30, 2**32):
+        with pytest.raises(ValueError, match="max_plies"):
+            CongoEnv(max_plies=huge)
+        with pytest.raises(ValueError, match="max_plies"):
+            raw_env(max_plies=huge)
+    assert raw_env(max_plies=2**32 - 1).game.max_plies == 2**32 - 1
+    environment = raw_env()
+    environment.reset()
+    for action in (10**30, -1, NUM_ACTIONS):
+        with pytest.raises(ValueError, match="action must be in 0"):
+            environment.step(action)
+    with pytest.raises(TypeError):
+        environment.step(1.5)  # type: ignore[arg-type]
+    assert environment.game.plies == 0  # nothing was played
+    assert MAX_ALPHABETA_DEPTH == 8
+    with pytest.raises(ValueError, match="at most 8"):
+        CongoEnv(opponent="alphabeta:depth=1000")
+    CongoEnv(opponent=f"alphabeta:depth={MAX_ALPHABETA_DEPTH}")
+
+
+def test_openspiel_starts_from_a_fen() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import congo.envs.openspiel
+
+    game = pyspiel.load_game("python_congo", {"fen": CHAIN_FEN})
+    state = game.new_initial_state()
+    assert state.game.position.fen() == CHAIN_FEN
+    assert state.current_player() == 0
+    for action in state.game.actions_of(congo.Move.from_uci("b1d3f5d7")):
+        state.apply_action(action)
+    assert state.is_terminal()
+    assert state.returns() == [1.0, -1.0]
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    assert pyspiel.load_game(str(game)).new_initial_state().game.position.fen() == CHAIN_FEN
+    # One state from another position; a serialized state keeps its start.
+    other = pyspiel.load_game("python_congo").new_initial_state(BLACK_TO_MOVE_FEN)
+    assert other.current_player() == 1
+    other.apply_action(other.legal_actions()[0])
+    restored = other.get_game().deserialize_state(other.serialize())
+    assert restored.game.start.fen() == BLACK_TO_MOVE_FEN
+    assert restored.game.position == other.game.position
+    with pytest.raises(congo.InvalidFenError):
+        pyspiel.load_game("python_congo", {"fen": "not a fen"})
+    with pytest.raises(ValueError, match="already over"):
+        pyspiel.load_game("python_congo", {"fen": FINISHED_FEN})
+    with pytest.raises(ValueError, match="max_plies"):
+        pyspiel.load_game("python_congo", {"max_plies": 10**9})

@@ -98,7 +98,6 @@ def test_ctrl_c_writes_the_finished_games(
 
 def test_a_stop_flag_abandons_a_running_game_from_another_thread() -> None:
     import threading
-    import time
 
     stop = selfplay.StopFlag()
     stop.set()
@@ -109,10 +108,8 @@ def test_a_stop_flag_abandons_a_running_game_from_another_thread() -> None:
     slow = selfplay.SelfPlayConfig(nodes=200_000, max_plies=300, hash_mb=1)
     stop = selfplay.StopFlag()
     threading.Timer(0.3, stop.set).start()
-    started = time.perf_counter()
-    with pytest.raises(selfplay.GameAbandoned):
+    with pytest.raises(selfplay.GameAbandoned):  # a finished game would have returned its rows
         selfplay.play_game(0, 0, slow, stop=stop)
     assert stop.is_set()
-    assert time.perf_counter() - started < 30
     stop.clear()
     assert selfplay.play_game(1, 0, CONFIG, stop=stop)["game"][0] == 1

@@ -36,6 +36,7 @@ class Pipe:
         )
         self.lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self.stderr = b""
+        self.stderr_read = threading.Event()  # set once stderr is read to its end
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
 
@@ -48,6 +49,7 @@ class Pipe:
     def _read_stderr(self) -> None:
         assert self.process.stderr is not None
         self.stderr = self.process.stderr.read()
+        self.stderr_read.set()
 
     def send(self, line: str | bytes) -> None:
         assert self.process.stdin is not None
@@ -219,10 +221,11 @@ def test_stop_and_isready_are_answered_at_once_during_a_search(engine: Pipe) -> 
         start = time.perf_counter()
         engine.exchange("stop", "bestmove")
         stop.append(time.perf_counter() - start)
-    # The measured figures (about 0.1 ms and 0.5 ms) are in docs/performance.md; a busy test
-    # machine gets a wide margin here.
-    assert sorted(isready)[5] < 0.05, isready
-    assert sorted(stop)[5] < 0.05, stop
+    # Answered while an infinite search runs, which nothing else ends: any answer shows it (each
+    # exchange fails after its timeout). The latencies (about 0.1 ms and 0.5 ms) are benchmark
+    # figures, in docs/performance.md (benches/uci.py); the bound only tells an answer from none.
+    assert max(isready) < 20, isready
+    assert max(stop) < 20, stop
     assert engine.close() == 0
 
 
@@ -243,10 +246,8 @@ def test_the_move_history_counts_for_repetitions(engine: Pipe) -> None:
 def test_quit_and_the_end_of_input_end_a_search(engine: Pipe) -> None:
     engine.send("go infinite")
     engine.until("info depth 2")
-    start = time.perf_counter()
     engine.send("quit")
-    assert engine.process.wait(timeout=10) == 0
-    assert time.perf_counter() - start < 5
+    assert engine.process.wait(timeout=30) == 0  # an infinite search: quit ended it
     # The controller disappears mid-search: the engine stops and exits.
     other = Pipe()
     other.send("go infinite")
@@ -260,8 +261,8 @@ def test_ctrl_c_ends_it_quietly(engine: Pipe) -> None:
     engine.send("go infinite")
     engine.until("info depth 2")
     engine.process.send_signal(signal.SIGINT)
-    assert engine.process.wait(timeout=10) == 130
-    time.sleep(0.1)
+    assert engine.process.wait(timeout=30) == 130
+    engine.stderr_read.wait(timeout=30)  # all of it, however long the reader takes
     assert b"Traceback" not in engine.stderr
 
 

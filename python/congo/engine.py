@@ -47,6 +47,7 @@ from congo._uci_client import (
     BestMove,
     EngineError,
     EngineTerminatedError,
+    EngineTimeoutError,
     Option,
     SimpleEngine,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "EngineError",
     "EngineOption",
     "EngineTerminatedError",
+    "EngineTimeoutError",
     "InfoDict",
     "Limit",
     "Mate",

@@ -10,6 +10,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from congo.envs import render as _render
+from congo.envs._start import check_max_plies
 from congo.learning import NUM_ACTIONS, NUM_PLANES, PERSPECTIVES, Game, flip_action
 
 RENDER_MODES = ["human", "ansi", "rgb_array"]
@@ -46,14 +47,13 @@ def game_action(game: Game, action: int, side_to_move: bool) -> int:
 
 
 def check_arguments(render_mode: str | None, max_plies: int, perspective: str = "white") -> bool:
-    """Raises ``ValueError`` for an unknown render mode, a ply limit that is not a positive int or
-    an unknown perspective; returns whether the perspective is the side to move's."""
+    """Raises ``ValueError`` for an unknown render mode, a ply limit that is not an int from 1 to
+    ``2**32 - 1`` or an unknown perspective; returns whether the perspective is the side to move's."""
     if perspective not in PERSPECTIVES:
         raise ValueError(f"perspective must be one of {PERSPECTIVES}, got {perspective!r}")
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be one of {RENDER_MODES}, got {render_mode!r}")
-    if isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1:
-        raise ValueError(f"max_plies must be a positive int, got {max_plies!r}")
+    check_max_plies(max_plies)
     return perspective == "side_to_move"
 
 

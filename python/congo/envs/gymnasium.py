@@ -17,8 +17,14 @@ opponent.
   ``max_plies`` moves is truncated; every other end terminates.
 * ``perspective="side_to_move"`` shows the board from the agent's side when it plays Black, and
   reads its actions in that frame (``congo.learning.PERSPECTIVES``); the default is White's side.
-* Opponents: any player of ``congo match`` — ``"random"``, ``"greedy"``, ``"alphabeta:depth=2"``,
-  ``"engine:nodes=2000"``; seeded by ``reset(seed=...)``.
+* Opponents: any player of ``congo match`` — ``"random"``, ``"greedy"``, ``"alphabeta:depth=2"``
+  (depth at most :data:`MAX_ALPHABETA_DEPTH`), ``"engine:nodes=2000"``; seeded by
+  ``reset(seed=...)``.
+* Start position: ``reset(options={"fen": FEN})``, or ``{"board": congo.Board}`` (its current
+  position) or ``{"position": congo.Position}``; if the agent's colour is not to move there, the
+  opponent moves first. Any other key is a ``ValueError``, and so is a position where the game is
+  already over. (Should the opponent's first move end the game, ``reset`` returns an observation
+  with an all-zero mask and ``info["end"]`` set: reset again.)
 
 Needs ``pip install 'congo[gymnasium]'``.
 """
@@ -34,12 +40,24 @@ from gymnasium import spaces
 
 from congo import match
 from congo.board import Board
-from congo.envs import _spaces
+from congo.envs import _spaces, _start
 from congo.learning import NUM_ACTIONS, Game
 
-__all__ = ["ENV_ID", "CongoEnv"]
+__all__ = ["ENV_ID", "MAX_ALPHABETA_DEPTH", "CongoEnv"]
 
 Observation = _spaces.Observation
+
+MAX_ALPHABETA_DEPTH: int = getattr(match, "MAX_ALPHABETA_DEPTH", 8)
+"""The deepest ``alphabeta`` opponent (``congo.match.MAX_ALPHABETA_DEPTH``): deeper searches take
+minutes a move in Python."""
+
+
+def _check_opponent(name: str) -> None:
+    """Raises ``ValueError`` for an ``alphabeta`` opponent deeper than :data:`MAX_ALPHABETA_DEPTH`
+    (``name`` is the canonical name :func:`congo.match.parse_player` gives)."""
+    prefix = "alphabeta:depth="
+    if name.startswith(prefix) and int(name[len(prefix) :]) > MAX_ALPHABETA_DEPTH:
+        raise ValueError(f"alphabeta depth must be at most {MAX_ALPHABETA_DEPTH}, got {name[len(prefix) :]}")
 
 
 class CongoEnv(gymnasium.Env[Observation, np.int64]):
@@ -59,6 +77,7 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
             raise ValueError(f"agent_color must be 'white' or 'black', got {agent_color!r}")
         self.side_to_move = _spaces.check_arguments(render_mode, max_plies, perspective)
         self.opponent_name, self._opponent_factory = match.parse_player(opponent)
+        _check_opponent(self.opponent_name)
         self.agent_white = agent_color == "white"
         self.max_plies = max_plies
         self.render_mode = render_mode
@@ -88,9 +107,13 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
+        """A new episode: from the start position of ``options`` (see the module docs), or the
+        usual one. Raises ``ValueError`` for an unknown option key or a finished start position."""
+        start = _start.start_position(options)
+        game = _start.new_game(start, self.max_plies)
         super().reset(seed=seed)
-        self.game = Game(max_plies=self.max_plies)
-        self._board = Board()
+        self.game = game
+        self._board = Board() if start is None else Board.from_position(start)
         self._close_opponent()
         self._opponent = self._opponent_factory(int(self.np_random.integers(2**31)))
         self._opponent.new_game()

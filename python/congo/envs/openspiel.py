@@ -12,7 +12,9 @@ Actions are those of :mod:`congo.learning` (a monkey chain is one action per jum
 acting until it plays ``STOP_ACTION``); player 0 is White, player 1 Black. The observation tensor is
 :func:`congo.encode`'s planes as float32, shape ``(23, 7, 7)``. Returns are +1 / -1 / 0 at the end.
 Parameter ``max_plies`` (default 300) draws a game after that many moves; a third occurrence of a
-position draws at once.
+position draws at once. Parameter ``fen`` (default ``""``: the usual start) starts every game from
+a position, ``pyspiel.load_game("python_congo", {"fen": FEN})``; ``game.new_initial_state(FEN)``
+starts one state from another position.
 
 :class:`EngineBot` is the built-in engine as an OpenSpiel bot, so that it can meet OpenSpiel's own
 bots (``open_spiel.python.algorithms.mcts.MCTSBot``) through ``pyspiel.evaluate_bots``.
@@ -28,10 +30,12 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
+from congo._core import Position
 from congo.board import Board
 from congo.engine import Engine, Limit
+from congo.envs import _start
 from congo.envs import render as _render
-from congo.learning import NUM_ACTIONS, NUM_PLANES, Game, action_name
+from congo.learning import NUM_ACTIONS, NUM_PLANES, action_name
 
 __all__ = ["GAME_NAME", "CongoGame", "CongoState", "EngineBot"]
 
@@ -55,18 +59,32 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"max_plies": _DEFAULT_MAX_PLIES},
+    parameter_specification={"max_plies": _DEFAULT_MAX_PLIES, "fen": ""},
 )
+
+_MAX_PLIES = (2**31 - 1) // _MAX_ACTIONS_PER_MOVE
+"""The largest ``max_plies``: OpenSpiel's ``max_game_length`` (a 32-bit int) must bound the actions."""
+
+
+def _start_position(fen: object) -> Position | None:
+    """The position of a ``fen`` parameter (``""``: the usual start). Raises ``TypeError`` for a
+    value that is not a string and :class:`~congo.InvalidFenError` for a bad FEN."""
+    if not isinstance(fen, str):
+        raise TypeError(f"fen must be a FEN string, got {type(fen).__name__}")
+    return Position(fen) if fen.strip() else None
 
 
 class CongoGame(pyspiel.Game):  # type: ignore[misc]
-    """The game ``python_congo``; ``params={"max_plies": N}`` sets the draw limit."""
+    """The game ``python_congo``; ``params={"max_plies": N}`` sets the draw limit,
+    ``params={"fen": FEN}`` the start position. Raises ``ValueError`` for a ``max_plies`` out of
+    range, a bad FEN or a start position where the game is already over."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        max_plies = int(params.get("max_plies", _DEFAULT_MAX_PLIES))
-        if max_plies < 1:
-            raise ValueError(f"max_plies must be positive, got {max_plies}")
+        max_plies = _start.check_max_plies(params.get("max_plies", _DEFAULT_MAX_PLIES), limit=_MAX_PLIES)
+        fen = params.get("fen", "")
+        self.start = _start_position(fen)
+        _start.new_game(self.start, max_plies)  # checks that there is a game to play
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=0,
@@ -76,11 +94,13 @@ class CongoGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=max_plies * _MAX_ACTIONS_PER_MOVE,
         )
-        super().__init__(_GAME_TYPE, info, {"max_plies": max_plies})
+        super().__init__(_GAME_TYPE, info, {"max_plies": max_plies, "fen": fen})
         self.max_plies = max_plies
 
-    def new_initial_state(self) -> CongoState:
-        return CongoState(self)
+    def new_initial_state(self, fen: str | None = None) -> CongoState:
+        """A state at the game's start position, or at ``fen``. Raises ``ValueError`` for a bad FEN
+        or a position where the game is already over."""
+        return CongoState(self, None if fen is None else _start_position(fen))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
@@ -91,9 +111,9 @@ class CongoGame(pyspiel.Game):  # type: ignore[misc]
 class CongoState(pyspiel.State):  # type: ignore[misc]
     """A state: a :class:`congo.learning.Game` (``state.game``)."""
 
-    def __init__(self, game: CongoGame) -> None:
+    def __init__(self, game: CongoGame, start: Position | None = None) -> None:
         super().__init__(game)
-        self.game = Game(max_plies=game.max_plies)
+        self.game = _start.new_game(game.start if start is None else start, game.max_plies)
 
     def current_player(self) -> int:
         if self.game.is_over():

@@ -20,6 +20,10 @@ and ``"player_1"`` (Black), PettingZoo's usual names.
   turned around when Black acts; ``congo.learning.PERSPECTIVES``), and the acting agent's action
   read in that frame. The default is White's side for both agents.
 * Rendering: ``"ansi"`` (text), ``"rgb_array"`` (a 336×336 RGB image), ``"human"`` (prints the text).
+* Start position: ``reset(options={"fen": FEN})``, or ``{"board": congo.Board}`` (its current
+  position) or ``{"position": congo.Position}``; the agent of the side to move acts first. Another
+  key is a ``ValueError`` (except ``"options"``, which PettingZoo's ``api_test`` sends to see that
+  ``reset`` takes options), and so is a position where the game is already over.
 
 :func:`env` wraps :class:`raw_env` in PettingZoo's usual wrappers: an illegal action ends the game
 with reward -1 for the agent that played it.
@@ -29,6 +33,7 @@ Needs ``pip install 'congo[pettingzoo]'``.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy.typing as npt
@@ -36,13 +41,17 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from congo.envs import _spaces
+from congo.envs import _spaces, _start
 from congo.learning import NUM_ACTIONS, Game
 
 __all__ = ["env", "raw_env"]
 
 _AGENTS = ["player_0", "player_1"]
 _WHITE, _BLACK = _AGENTS
+
+_IGNORED_OPTIONS = ("options",)
+"""Keys of ``reset(options=...)`` accepted without meaning: PettingZoo's ``api_test`` sends
+``{"options": 1}`` to check that ``reset`` takes options."""
 
 
 def env(**kwargs: Any) -> Any:
@@ -99,10 +108,14 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return _spaces.observation(self.game, acting=acting, side_to_move=self.side_to_move)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game: from the start position of ``options`` (see the module docs), or the usual
+        one. Raises ``ValueError`` for an unknown option key or a finished start position."""
+        start = _start.start_position(options, ignored=_IGNORED_OPTIONS)
+        game = _start.new_game(start, self.max_plies)
         if seed is not None:
             for agent in _AGENTS:
                 self.action_spaces[agent].seed(seed)
-        self.game = Game(max_plies=self.max_plies)
+        self.game = game
         self._reset_state()
 
     def step(self, action: int) -> None:
@@ -110,9 +123,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        action = operator.index(action)  # TypeError for a float or a string
+        if not 0 <= action < NUM_ACTIONS:
+            raise ValueError(f"action must be in 0 … {NUM_ACTIONS - 1}, got {action}")
         self._cumulative_rewards[agent] = 0.0
         # IllegalMoveError for an illegal action (env() wraps that).
-        self.game.apply(_spaces.game_action(self.game, int(action), self.side_to_move))
+        self.game.apply(_spaces.game_action(self.game, action, self.side_to_move))
         if self.game.is_over():
             winner = self.game.winner
             for name in self.agents:
