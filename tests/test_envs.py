@@ -298,7 +298,7 @@ def test_environment_arguments_out_of_range_are_value_errors() -> None:
         environment.step(1.5)  # type: ignore[arg-type]
     assert environment.game.plies == 0  # nothing was played
     assert MAX_ALPHABETA_DEPTH == 8
-    with pytest.raises(ValueError, match="at most 8"):
+    with pytest.raises(ValueError, match="from 1 to 8"):
         CongoEnv(opponent="alphabeta:depth=1000")
     CongoEnv(opponent=f"alphabeta:depth={MAX_ALPHABETA_DEPTH}")
 

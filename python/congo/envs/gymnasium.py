@@ -47,17 +47,9 @@ __all__ = ["ENV_ID", "MAX_ALPHABETA_DEPTH", "CongoEnv"]
 
 Observation = _spaces.Observation
 
-MAX_ALPHABETA_DEPTH: int = getattr(match, "MAX_ALPHABETA_DEPTH", 8)
-"""The deepest ``alphabeta`` opponent (``congo.match.MAX_ALPHABETA_DEPTH``): deeper searches take
-minutes a move in Python."""
-
-
-def _check_opponent(name: str) -> None:
-    """Raises ``ValueError`` for an ``alphabeta`` opponent deeper than :data:`MAX_ALPHABETA_DEPTH`
-    (``name`` is the canonical name :func:`congo.match.parse_player` gives)."""
-    prefix = "alphabeta:depth="
-    if name.startswith(prefix) and int(name[len(prefix) :]) > MAX_ALPHABETA_DEPTH:
-        raise ValueError(f"alphabeta depth must be at most {MAX_ALPHABETA_DEPTH}, got {name[len(prefix) :]}")
+MAX_ALPHABETA_DEPTH: int = match.MAX_ALPHABETA_DEPTH
+"""The deepest ``alphabeta`` opponent (``congo.match.MAX_ALPHABETA_DEPTH``, checked by
+:func:`congo.match.parse_player`): deeper searches take minutes a move in Python."""
 
 
 class CongoEnv(gymnasium.Env[Observation, np.int64]):
@@ -77,7 +69,6 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
             raise ValueError(f"agent_color must be 'white' or 'black', got {agent_color!r}")
         self.side_to_move = _spaces.check_arguments(render_mode, max_plies, perspective)
         self.opponent_name, self._opponent_factory = match.parse_player(opponent)
-        _check_opponent(self.opponent_name)
         self.agent_white = agent_color == "white"
         self.max_plies = max_plies
         self.render_mode = render_mode
