@@ -332,7 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument(
         "--ray",
         metavar="ADDRESS",
-        help="play on a Ray cluster: 'auto', 'ray://host:10001', 'local' (pip install 'congo[ray]')",
+        help="play on a Ray cluster: 'auto', 'ray://host:10001', 'local' (pip install 'congo-chess[ray]')",
     )
     match.set_defaults(func=cmd_match)
 

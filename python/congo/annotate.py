@@ -294,7 +294,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--ray",
         metavar="ADDRESS",
-        help="search on a Ray cluster: 'auto', 'ray://host:10001', 'local' (pip install 'congo[ray]')",
+        help="search on a Ray cluster: 'auto', 'ray://host:10001', 'local' (pip install 'congo-chess[ray]')",
     )
     parser.add_argument(
         "--tablebase",

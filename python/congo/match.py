@@ -830,7 +830,7 @@ def run_match(
     Ctrl-C (``KeyboardInterrupt``) stops the match promptly: the players of the games in progress
     are aborted, those games dropped, and :class:`MatchInterrupted` raised with the finished ones.
     With ``ray=ADDRESS`` (``"auto"``, ``"ray://host:10001"``, ``"local"``; ``pip install
-    'congo[ray]'``) the games are played by Ray actors over the cluster's CPUs instead (``concurrency``
+    'congo-chess[ray]'``) the games are played by Ray actors over the cluster's CPUs instead (``concurrency``
     of them when above 1, else one per CPU; see :mod:`congo.distributed`), the same games as on
     threads, ``on_game`` called in game order.
 

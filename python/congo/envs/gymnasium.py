@@ -20,7 +20,7 @@ opponent.
 * Opponents: any player of ``congo match`` — ``"random"``, ``"greedy"``, ``"alphabeta:depth=2"``,
   ``"engine:nodes=2000"``; seeded by ``reset(seed=...)``.
 
-Needs ``pip install 'congo[gymnasium]'``.
+Needs ``pip install 'congo-chess[gymnasium]'``.
 """
 
 from __future__ import annotations
