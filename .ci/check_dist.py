@@ -185,11 +185,12 @@ def check_wheel(path: Path, version: str) -> list[str]:
 
 
 def extras(path: Path) -> list[str]:
-    """The wheel's extras but ``dev`` (which adds linters and build tools, not test dependencies)."""
+    """The wheel's extras but ``dev`` and ``docs`` (linters, build tools and the documentation site's
+    tools, not test dependencies)."""
     with zipfile.ZipFile(path) as archive:
         metadata_name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
         metadata = Parser().parsestr(archive.read(metadata_name).decode("utf-8"))
-    return [extra for extra in metadata.get_all("Provides-Extra") or [] if extra != "dev"]
+    return [extra for extra in metadata.get_all("Provides-Extra") or [] if extra not in ("dev", "docs")]
 
 
 def main() -> int:

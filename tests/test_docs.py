@@ -11,6 +11,7 @@ the page when a module it names is not installed (an optional extra). Shell bloc
 from __future__ import annotations
 
 import doctest
+import importlib
 import importlib.util
 import io
 import json
@@ -20,6 +21,7 @@ import sys
 import tokenize
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -179,3 +181,150 @@ def test_api_tutorial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert tried > 30
     assert failures == 0
     assert (tmp_path / "board.svg").read_text().startswith("<svg")
+
+
+# --- The API reference (mkdocs.yml, docs/reference/) covers every public name ----------------------
+
+PACKAGE = ROOT / "python" / "congo"
+REFERENCE = DOCS / "reference"
+SITE_INVENTORY = ROOT / "build" / "site" / "objects.inv"  # written by `mkdocs build` (.ci/run docs)
+DIRECTIVE = re.compile(r"^::: ([\w.]+)[ \t]*\n((?:[ \t]+.*\n?)*)", re.M)
+
+
+def module_sources() -> dict[str, Path]:
+    """Every public module of the package by dotted name (no part starting with an underscore)."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if any(part.startswith("_") for part in parts):
+            continue
+        found[".".join(parts)] = path
+    return found
+
+
+def static_all(path: Path) -> list[str] | None:
+    """A module's ``__all__``, read without importing it (its optional extras need not be installed)."""
+    import ast
+
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            return list(ast.literal_eval(node.value))
+    return None
+
+
+def public_names() -> dict[str, list[str]]:
+    """``{module: its __all__}`` for ``congo`` and each public submodule that defines ``__all__``."""
+    names = {}
+    for module, path in module_sources().items():
+        exported = static_all(path)
+        if exported is not None:
+            names[module] = exported
+    return names
+
+
+def reexported_by_congo() -> dict[str, set[str]]:
+    """``{module: names}`` that ``congo/__init__.py`` imports from it, documented as ``congo.NAME``."""
+    import ast
+
+    found: dict[str, set[str]] = {}
+    for node in ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.setdefault(node.module, set()).update(alias.asname or alias.name for alias in node.names)
+    return found
+
+
+def directives() -> dict[str, list[str] | None]:
+    """``{identifier: the members option, or None for every public member}`` of the reference pages."""
+    found: dict[str, list[str] | None] = {}
+    for page in sorted(REFERENCE.glob("*.md")):
+        for match in DIRECTIVE.finditer(page.read_text(encoding="utf-8")):
+            members = re.search(r"^\s+members:\s*\n((?:\s+- .*\n?)+)", match.group(2), re.M)
+            found[match.group(1)] = None if members is None else re.findall(r"- (\w+)", members.group(1))
+    return found
+
+
+def same_as_congo(module: str, name: str, reexported: dict[str, set[str]]) -> bool:
+    """Whether ``module.name`` is the object ``congo.name`` (documented once, under ``congo``)."""
+    if name in reexported.get(module, set()):
+        return True
+    try:
+        imported = importlib.import_module(module)
+    except ImportError:  # an optional extra that is not installed
+        return False
+    return getattr(imported, name, None) is getattr(importlib.import_module("congo"), name, object())
+
+
+def uncovered(documented: Callable[[str], bool]) -> list[str]:
+    """The public names for which ``documented(dotted name)`` holds neither directly nor via congo."""
+    congo_names = set(public_names()["congo"])
+    reexported = reexported_by_congo()
+    missing = []
+    for module, names in public_names().items():
+        for name in names:
+            if documented(f"{module}.{name}"):
+                continue
+            if (
+                name in congo_names
+                and same_as_congo(module, name, reexported)
+                and documented(f"congo.{name}")
+            ):
+                continue
+            missing.append(f"{module}.{name}")
+    return missing
+
+
+def test_every_public_module_is_in_the_reference() -> None:
+    pages = directives()
+    reexported = reexported_by_congo()
+    for module, path in module_sources().items():
+        exported = static_all(path)
+        # congo.bulk, congo.pieces, …: modules whose public names are all documented as congo.NAME.
+        through_congo = module in reexported and (exported is None or set(exported) <= reexported[module])
+        assert module in pages or through_congo, f"{module} has no page in docs/reference/"
+
+
+def test_every_public_name_has_a_directive_in_the_reference() -> None:
+    pages = directives()
+
+    def documented(dotted: str) -> bool:
+        module, _, name = dotted.rpartition(".")
+        members = pages.get(module, [])
+        return members is None or name in members
+
+    assert uncovered(documented) == []
+
+
+def read_inventory(path: Path) -> set[str]:
+    """The object names of a Sphinx inventory (``objects.inv``, version 2), as mkdocstrings writes it."""
+    import zlib
+
+    header, _, body = path.read_bytes().partition(b"zlib.\n")
+    assert header.startswith(b"# Sphinx inventory version 2"), header[:40]
+    return {line.split(" ", 1)[0] for line in zlib.decompress(body).decode("utf-8").splitlines()}
+
+
+def test_every_public_name_is_in_the_built_site() -> None:
+    if not SITE_INVENTORY.exists():
+        pytest.skip("the site is not built here (mkdocs build --strict; the docs step of .ci/run)")
+    entries = read_inventory(SITE_INVENTORY)
+    assert "congo.Board" in entries
+    missing = uncovered(entries.__contains__)
+    assert missing == [], f"not in {SITE_INVENTORY} (rebuild it with `mkdocs build --strict`?)"
+
+
+def test_the_reference_shows_the_docstrings_written_in_rust() -> None:
+    # The stubs have signatures only; docs/_griffe/congo_docstrings.py adds the compiled docstrings.
+    page = SITE_INVENTORY.parent / "reference" / "congo" / "index.html"
+    if not page.exists():
+        pytest.skip("the site is not built here (mkdocs build --strict; the docs step of .ci/run)")
+    import congo
+
+    text = page.read_text(encoding="utf-8")
+    for documented in (congo.Move, congo.Position, congo.LegalMoveGenerator):
+        opening = re.split(r"[,:;.`]", documented.__doc__ or "")[0]  # plain words, as rendered
+        assert opening, documented
+        assert opening in text, documented
