@@ -19,6 +19,7 @@ import ast
 import importlib
 import inspect
 import re
+from pathlib import Path
 from typing import Any
 
 import griffe
@@ -86,29 +87,29 @@ class CongoDocstrings(griffe.Extension):
             core = importlib.import_module("congo._core")
         except ImportError:  # no built extension: signatures from the stubs only
             core = None
-        if core is not None and "_core" in pkg.members:
-            self._fill(pkg.members["_core"], core)
+        stubs = pkg.members.get("_core")
+        if core is not None and isinstance(stubs, griffe.Module):
+            self._fill(stubs, core)
         self._unpacked_ranges(pkg)
         self._markdown(pkg)
 
     def _unpacked_ranges(self, module: griffe.Module) -> None:
-        if module.filepath is not None and not isinstance(module.filepath, list):
-            if module.filepath.suffix == ".py":
-                tree = ast.parse(module.filepath.read_text(encoding="utf-8"))
-                for node in tree.body:
-                    for name, value in unpacked_range(node):
-                        if name not in module.members:
-                            attribute = griffe.Attribute(name, lineno=node.lineno, endlineno=node.end_lineno)
-                            attribute.value = str(value)
-                            attribute.labels.add("module-attribute")
-                            module.set_member(name, attribute)
+        source = module.filepath
+        if isinstance(source, Path) and source.suffix == ".py":
+            for node in ast.parse(source.read_text(encoding="utf-8")).body:
+                for name, value in unpacked_range(node):
+                    if name not in module.members:
+                        attribute = griffe.Attribute(name, lineno=node.lineno, endlineno=node.end_lineno)
+                        attribute.value = str(value)
+                        attribute.labels.add("module-attribute")
+                        module.set_member(name, attribute)
         for member in module.members.values():
-            if not member.is_alias and isinstance(member, griffe.Module):  # submodules, not imports
+            if isinstance(member, griffe.Module):  # submodules (an imported module is an Alias)
                 self._unpacked_ranges(member)
 
     def _fill(self, obj: griffe.Object, runtime: Any) -> None:
         for name, member in obj.members.items():
-            if member.is_alias:
+            if isinstance(member, griffe.Alias):
                 continue
             # vars() of a class gives the raw descriptor (its own docstring), not the bound value.
             namespace = vars(runtime) if isinstance(runtime, type) else {}
@@ -119,12 +120,12 @@ class CongoDocstrings(griffe.Extension):
                 doc = runtime_doc(value)
                 if doc:
                     member.docstring = griffe.Docstring(doc, parent=member)
-            if member.is_class and isinstance(value, type):
+            if isinstance(member, griffe.Class) and isinstance(value, type):
                 self._fill(member, value)
 
     def _markdown(self, obj: griffe.Object) -> None:
         if obj.docstring is not None:
             obj.docstring.value = fence_doctests(ROLE.sub(r"`\1`", obj.docstring.value))
         for member in obj.members.values():
-            if not member.is_alias:
+            if not isinstance(member, griffe.Alias):
                 self._markdown(member)
