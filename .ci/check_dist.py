@@ -1,4 +1,5 @@
-"""Checks the release artefacts in a directory before anything installs them.
+"""Checks the release artefacts (congo_chess-*.tar.gz, congo_chess-*.whl) in a directory before anything
+installs them.
 
     python .ci/check_dist.py DIST            # every check below; exits 1 on the first problem list
     python .ci/check_dist.py --extras DIST   # prints the wheel's extras for the test install
@@ -28,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.packaging_support import cargo_version, metadata_problems  # noqa: E402  (the rules tests hold too)
+from tests.packaging_support import FILE_PREFIX, cargo_version, metadata_problems  # noqa: E402  (the rules tests hold too)
 
 # Tracked files that belong to the repository's CI or to git, not to a source release.
 NOT_IN_SDIST = (".ci/", ".github/")
@@ -48,7 +49,7 @@ def tracked_files() -> list[str] | None:
 
 def check_sdist(path: Path, version: str) -> list[str]:
     """Problems with the sdist: missing sources, built or cached files, metadata."""
-    prefix = f"congo-{version}/"
+    prefix = f"{FILE_PREFIX}-{version}/"
     with tarfile.open(path) as archive:
         names = [name for name in archive.getnames() if not archive.getmember(name).isdir()]
         pkg_info = archive.extractfile(prefix + "PKG-INFO")
@@ -154,7 +155,7 @@ def unwinder_problems(path: Path) -> list[str]:
 
 def check_wheel(path: Path, version: str) -> list[str]:
     """Problems with one wheel: contents, metadata, and on Linux its platform tag."""
-    dist_info = f"congo-{version}.dist-info/"
+    dist_info = f"{FILE_PREFIX}-{version}.dist-info/"
     with zipfile.ZipFile(path) as archive:
         names = set(archive.namelist())
         metadata = Parser().parsestr(archive.read(dist_info + "METADATA").decode("utf-8"))
@@ -185,11 +186,12 @@ def check_wheel(path: Path, version: str) -> list[str]:
 
 
 def extras(path: Path) -> list[str]:
-    """The wheel's extras but ``dev`` (which adds linters and build tools, not test dependencies)."""
+    """The wheel's extras but ``dev`` and ``docs`` (linters, build tools and the documentation site's
+    tools, not test dependencies)."""
     with zipfile.ZipFile(path) as archive:
         metadata_name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
         metadata = Parser().parsestr(archive.read(metadata_name).decode("utf-8"))
-    return [extra for extra in metadata.get_all("Provides-Extra") or [] if extra != "dev"]
+    return [extra for extra in metadata.get_all("Provides-Extra") or [] if extra not in ("dev", "docs")]
 
 
 def main() -> int:
@@ -202,8 +204,8 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    sdists = sorted(args.dist.glob("congo-*.tar.gz"))
-    wheels = sorted(args.dist.glob("congo-*.whl"))
+    sdists = sorted(args.dist.glob(f"{FILE_PREFIX}-*.tar.gz"))
+    wheels = sorted(args.dist.glob(f"{FILE_PREFIX}-*.whl"))
     if args.extras:
         print(",".join(extras(wheels[0])))
         return 0
@@ -220,7 +222,10 @@ def main() -> int:
         problems += check_wheel(wheel, version)
     for problem in problems:
         print("PROBLEM:", problem, file=sys.stderr)
-    print(f"{len(sdists)} sdist(s), {len(wheels)} wheel(s) of congo {version}: {len(problems)} problem(s)")
+    print(
+        f"{len(sdists)} sdist(s), {len(wheels)} wheel(s) of {FILE_PREFIX} {version}: "
+        f"{len(problems)} problem(s)"
+    )
     return 1 if problems else 0
 
 

@@ -39,7 +39,7 @@ def build_wheel(features: list[str], out: Path) -> Path:
     command = [sys.executable, "-m", "maturin", "build", "--release", "--out", str(out), *features]
     print("building:", " ".join(command[2:]), file=sys.stderr)
     subprocess.run(command, cwd=ROOT, check=True)
-    (wheel,) = out.glob("congo-*.whl")
+    (wheel,) = out.glob("congo_chess-*.whl")
     return wheel
 
 

@@ -4,7 +4,7 @@ through OpenSpiel's ``pyspiel.evaluate_bots`` on the game ``python_congo``.
     python benches/openspiel_match.py [--games 10] [--nodes 2000] [--simulations 200]
 
 Prints one line per game (colours, result, plies, the moves) and the score; the recorded run is
-``benches/results/openspiel-mcts-match.txt``. Needs ``pip install 'congo[openspiel]'``.
+``benches/results/openspiel-mcts-match.txt``. Needs ``pip install 'congo-chess[openspiel]'``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ predict the engine's first action from the planes, restricted to the legal actio
 Positions are seen from the side to move (``perspective="side_to_move"``), so one policy plays
 both colours; the targets and masks are read in the same frame (``flip_action``). The data are
 split by game into training and held-out sets; the script prints the held-out top-1 accuracy of the
-policy beside that of a uniformly random legal move. Needs numpy (``pip install 'congo[numpy]'``).
+policy beside that of a uniformly random legal move. Needs numpy (``pip install 'congo-chess[numpy]'``).
 """
 
 from __future__ import annotations

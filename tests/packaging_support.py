@@ -1,4 +1,4 @@
-"""What a release of congo must say about itself: one version, complete metadata.
+"""What a release of congo must say about itself: its name, one version, complete metadata.
 
 Shared by tests/test_packaging.py (the installed package) and .ci/check_dist.py (the built sdist and
 wheels), so that both hold the artefacts to the same rules.
@@ -11,6 +11,11 @@ from pathlib import Path
 from typing import Protocol
 
 ROOT = Path(__file__).resolve().parent.parent
+# The distribution's name on the package index (pyproject.toml's [project] name): `congo` there is an
+# unrelated project. The import name and the command are `congo`. Artefact file names and the
+# .dist-info directory spell it normalised (PEP 427, PEP 625): congo_chess-VERSION.
+DISTRIBUTION = "congo-chess"
+FILE_PREFIX = "congo_chess"
 SUPPORTED_PYTHONS = [f"3.{minor}" for minor in range(9, 15)]
 PROJECT_URLS = ("Homepage", "Documentation", "Repository", "Issues", "Changelog")
 
@@ -40,7 +45,7 @@ def metadata_problems(metadata: Metadata, version: str, description: str) -> lis
 
     problems = []
     expected = {
-        "Name": "congo",
+        "Name": DISTRIBUTION,
         "Version": version,
         "Requires-Python": ">=3.9",
         "License-Expression": "MIT OR Apache-2.0",

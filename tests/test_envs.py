@@ -1,7 +1,7 @@
 """The environments pass their frameworks' own checkers: PettingZoo's api_test and seed_test,
 Gymnasium's check_env, OpenSpiel's random simulation test; and the engine beats OpenSpiel's MCTS bot.
 
-Each test is skipped when its framework is not installed (``pip install 'congo[envs]'``)."""
+Each test is skipped when its framework is not installed (``pip install 'congo-chess[envs]'``)."""
 
 from __future__ import annotations
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -64,3 +65,39 @@ def test_train_policy_learns_better_than_chance(tmp_path: Path) -> None:
     line = out.splitlines()[-1]
     policy, chance = (float(part.split()[-1].rstrip("%")) for part in line.split(":")[1].split(","))
     assert policy > 2 * chance, line
+
+
+def test_uci_bot_answers_the_protocol_with_legal_moves(tmp_path: Path) -> None:
+    session = "uci\nisready\nucinewgame\nposition startpos moves c2c3\ngo movetime 100\nquit\n"
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "uci_bot.py")],
+        input=session,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "uciok" in lines
+    assert "readyok" in lines
+    (answer,) = [line for line in lines if line.startswith("bestmove ")]
+    board = congo.Board()
+    board.push_uci("c2c3")
+    assert board.is_legal(board.parse_uci(answer.split()[1]))
+
+
+def test_uci_bot_plays_a_match_as_the_readme_shows(tmp_path: Path) -> None:
+    # The README's first command for a bot author, with this interpreter for `python`.
+    bot = "uci:" + shlex.join([sys.executable, str(EXAMPLES / "uci_bot.py")])  # quoted for Windows paths
+    done = subprocess.run(
+        [sys.executable, "-m", "congo", "match", bot, "random", "--games", "2"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "(2 games)" in done.stdout

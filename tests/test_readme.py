@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -28,3 +29,37 @@ def test_quickstart_has_exactly_the_two_commands() -> None:
     assert block is not None
     commands = block.group(1).splitlines()
     assert commands == ["pip install . && congo analyse", "pip install '.[test]' && pytest"]
+
+
+def command_line_block() -> list[str]:
+    block = re.search(r"## The command line\n\n.*?```sh\n(.*?)```", README, re.S)
+    assert block is not None
+    return [line for line in block.group(1).splitlines() if line.strip()]
+
+
+def test_command_line_lines_run_as_written() -> None:
+    # No placeholder (FEN, DIR, N, [--option]) in a line a reader copies: those are in the patterns
+    # paragraph below the block. Each line is a `congo` command that the real parser accepts.
+    from congo.cli import build_parser
+
+    lines = command_line_block()
+    assert len(lines) >= 8
+    for line in lines:
+        command = line.split("  #", 1)[0].strip()
+        words = shlex.split(command)
+        assert words[0] == "congo", line
+        placeholders = [w for w in words if re.fullmatch(r"[A-Z][A-Z_]*", w) or w.startswith("[")]
+        assert placeholders == [], line
+        build_parser().parse_args(words[1:])  # argparse exits on an unknown option or a bad value
+
+
+def test_first_screen_says_who_it_is_for_and_links_the_site() -> None:
+    first_screen = README.split("## Install", 1)[0]
+    assert "https://congo-chess.github.io/congo/" in first_screen
+    for first_command in (
+        "`congo analyse`",
+        '`congo match "uci:congo uci" greedy --games 2`',
+        "`pip install 'congo-chess[envs]'`",
+    ):
+        assert first_command in first_screen
+    assert len(first_screen.splitlines()) <= 30

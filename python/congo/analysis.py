@@ -144,7 +144,7 @@ def analyse_many(
     ``progress(done, total)``, if given, is called after each yielded result (``total`` is
     ``len(positions)`` when it has a length, else ``None``). ``ray``: search on Ray actors of the
     cluster at this address instead of threads (``"auto"``, ``"ray://host:port"``, ``"local"``;
-    ``pip install 'congo[ray]'``; see :mod:`congo.distributed`). ``tablebase``: endgame tables
+    ``pip install 'congo-chess[ray]'``; see :mod:`congo.distributed`). ``tablebase``: endgame tables
     for every worker (a :class:`~congo.tablebase.Tablebase` or a directory, see
     :mod:`congo.tablebase`): positions they cover then score exactly. The threads share one
     opened copy; each Ray actor opens the same directory on its own machine.

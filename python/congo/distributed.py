@@ -16,7 +16,7 @@ belongs to), ``ray="ray://host:10001"`` or any address :func:`ray.init` takes, e
 actor holding its state between tasks, one per CPU of the cluster unless ``workers`` says otherwise;
 the ``factory``, the ``task`` and the items must then be picklable (module-level functions,
 :func:`functools.partial` of them, plain values). Ray is imported only here, and only then: install
-it with ``pip install 'congo[ray]'``.
+it with ``pip install 'congo-chess[ray]'``.
 
 This module is the one place where ``congo`` decides how work is spread; :func:`congo.analyse_many`,
 ``congo annotate``, self-play and ``congo match`` (:func:`congo.match.run_match`, whose ``stop`` hook
@@ -244,7 +244,7 @@ def _is_loopback(address: str) -> bool:
 
 
 def ray_available() -> bool:
-    """Whether Ray can be imported (``pip install 'congo[ray]'``)."""
+    """Whether Ray can be imported (``pip install 'congo-chess[ray]'``)."""
     try:
         import ray  # noqa: F401
     except ImportError:
@@ -256,7 +256,9 @@ def _import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise ImportError("the Ray backend needs Ray: install it with  pip install 'congo[ray]'") from None
+        raise ImportError(
+            "the Ray backend needs Ray: install it with  pip install 'congo-chess[ray]'"
+        ) from None
     return ray
 
 

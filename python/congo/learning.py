@@ -2,7 +2,7 @@
 game played one action at a time, and the left–right mirror for data augmentation.
 
 Everything here is computed in Rust. The module needs only the standard library; :func:`encode`
-returns a numpy array and so needs numpy (``pip install 'congo[numpy]'``), while
+returns a numpy array and so needs numpy (``pip install 'congo-chess[numpy]'``), while
 :func:`encode_bytes` returns the same numbers as a ``bytearray``.
 
 >>> import congo, congo.learning as learning
@@ -80,7 +80,7 @@ row 0, and actions are read in that frame through :func:`flip_action` (plane 16 
 colour to move). The rules are symmetric under this change of side (``Position.mirror()``)."""
 
 _NUMPY_MISSING = (
-    "congo.encode returns a numpy array and needs numpy: pip install 'congo[numpy]' "
+    "congo.encode returns a numpy array and needs numpy: pip install 'congo-chess[numpy]' "
     "(or use congo.learning.encode_bytes, which needs nothing)"
 )
 
@@ -181,7 +181,7 @@ def encode(
     is rank 1, column 0 is file a. Plane meanings: :data:`PLANE_NAMES` and ``docs/learning.md``.
 
     Takes what :func:`encode_bytes` takes; the array shares the bytes Rust wrote (no copy).
-    Raises ``ImportError`` when numpy is not installed (``pip install 'congo[numpy]'``)."""
+    Raises ``ImportError`` when numpy is not installed (``pip install 'congo-chess[numpy]'``)."""
     try:
         import numpy as np
     except ImportError as error:

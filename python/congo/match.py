@@ -992,7 +992,7 @@ def run_match(
     Ctrl-C (``KeyboardInterrupt``) stops the match promptly: the players of the games in progress
     are aborted, those games dropped, and :class:`MatchInterrupted` raised with the finished ones.
     With ``ray=ADDRESS`` (``"auto"``, ``"ray://host:10001"``, ``"local"``; ``pip install
-    'congo[ray]'``) the same pool plays the games on Ray actors over the cluster's CPUs
+    'congo-chess[ray]'``) the same pool plays the games on Ray actors over the cluster's CPUs
     (``concurrency`` of them when above 1, else one per CPU), the same games as on threads.
 
     Raises ``ValueError`` for a number of games outside 1 … :data:`MAX_GAMES`, a concurrency below

@@ -173,7 +173,7 @@ def play_games(
     """Plays games ``0 … games-1`` and yields each one's rows, in input order, on the pools of
     :mod:`congo.distributed`: ``workers`` threads of this process (default: one per core; each game
     runs in Rust with the GIL released), or with ``ray=ADDRESS`` Ray actors on that cluster
-    (``"auto"``, ``"ray://host:10001"``, ``"local"``; ``pip install 'congo[ray]'``), one per CPU of
+    (``"auto"``, ``"ray://host:10001"``, ``"local"``; ``pip install 'congo-chess[ray]'``), one per CPU of
     the cluster unless ``workers`` says otherwise.
 
     Leaving the loop early (``break``, an exception, Ctrl-C) abandons the running games within one
@@ -289,9 +289,9 @@ def _check_writer(path: str) -> None:
         try:
             import numpy  # noqa: F401
         except ImportError as error:
-            raise ImportError("writing .npz needs numpy: pip install 'congo[numpy]'") from error
+            raise ImportError("writing .npz needs numpy: pip install 'congo-chess[numpy]'") from error
     else:
         try:
             import pyarrow  # noqa: F401
         except ImportError as error:
-            raise ImportError("writing Parquet needs pyarrow: pip install 'congo[pyarrow]'") from error
+            raise ImportError("writing Parquet needs pyarrow: pip install 'congo-chess[pyarrow]'") from error

@@ -97,7 +97,7 @@ def add_ray(parser: argparse.ArgumentParser, what: str = "work") -> None:
     parser.add_argument(
         "--ray",
         metavar="ADDRESS",
-        help=f"{what} on a Ray cluster: 'auto', 'ray://host:10001', 'local' (pip install 'congo[ray]')",
+        help=f"{what} on a Ray cluster: 'auto', 'ray://host:10001', 'local' (pip install 'congo-chess[ray]')",
     )
 
 

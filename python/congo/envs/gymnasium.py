@@ -26,7 +26,7 @@ opponent.
   already over. (Should the opponent's first move end the game, ``reset`` returns an observation
   with an all-zero mask and ``info["end"]`` set: reset again.)
 
-Needs ``pip install 'congo[gymnasium]'``.
+Needs ``pip install 'congo-chess[gymnasium]'``.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ starts one state from another position.
 :class:`EngineBot` is the built-in engine as an OpenSpiel bot, so that it can meet OpenSpiel's own
 bots (``open_spiel.python.algorithms.mcts.MCTSBot``) through ``pyspiel.evaluate_bots``.
 
-Needs ``pip install 'congo[openspiel]'``.
+Needs ``pip install 'congo-chess[openspiel]'``.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ and ``"player_1"`` (Black), PettingZoo's usual names.
 :func:`env` wraps :class:`raw_env` in PettingZoo's usual wrappers: an illegal action ends the game
 with reward -1 for the agent that played it.
 
-Needs ``pip install 'congo[pettingzoo]'``.
+Needs ``pip install 'congo-chess[pettingzoo]'``.
 """
 
 from __future__ import annotations
