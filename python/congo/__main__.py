@@ -336,6 +336,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     match.set_defaults(func=cmd_match)
 
+    from congo.cli import serve as serve_cli
+
+    serve_cli.register(commands).set_defaults(func=serve_cli.run)
+
     uci = commands.add_parser(
         "uci",
         help="run the engine over stdin/stdout (UCI dialect, docs/protocol.md)",
