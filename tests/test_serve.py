@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 import pytest
 
 import congo
+import congo.svg
 from congo import pgn
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,7 +49,10 @@ if MISSING is not None:
     pytest.skip(MISSING, allow_module_level=True)
 
 import uvicorn  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
+
+with warnings.catch_warnings():  # Starlette's advice about the httpx package it runs on
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from congo.engine import Limit  # noqa: E402
@@ -138,8 +143,7 @@ def test_oversized_messages_close_the_socket(client: tuple[TestClient, str]) -> 
         _receive(ws, "state")
         ws.send_text(json.dumps({"type": "load", "text": "x" * (MAX_MESSAGE + 1)}))
         with pytest.raises(WebSocketDisconnect) as closed:
-            for _ in range(100):
-                ws.receive_json()
+            _receive(ws, "never sent")
         assert closed.value.code == 1009
 
 
@@ -147,7 +151,11 @@ def test_moves_are_validated_by_the_server(client: tuple[TestClient, str]) -> No
     http, token = client
     with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
         assert _receive(ws, "state")["fen"] == CHAIN_FEN
-        for bad in ({"type": "move", "move": "b1b4"}, {"type": "move", "move": 7}, {"type": "path", "path": ["z9"]}):
+        for bad in (
+            {"type": "move", "move": "b1b4"},
+            {"type": "move", "move": 7},
+            {"type": "path", "path": ["z9"]},
+        ):
             ws.send_json(bad)
             assert "message" in _receive(ws, "error")
         ws.send_json({"type": "nonsense"})
@@ -220,6 +228,23 @@ def test_play_mode_engine_replies_and_takeback(client: tuple[TestClient, str]) -
         assert _receive(ws, "state")["moves"] == []
         ws.send_json({"type": "resign"})
         assert _receive(ws, "state")["result"] == "0-1"
+
+
+def test_tablebase_results_are_shown(tmp_path: Path) -> None:
+    from congo import tablebase
+
+    given = os.environ.get("CONGO_TEST_TABLEBASES")
+    directory = Path(given) if given else tmp_path
+    if not given:
+        tablebase.generate(directory, men=3)
+    app, _, token = _test_app(tablebase=str(directory))
+    with TestClient(app) as http:
+        with http.websocket_connect(f"/ws?token={token}&fen=7/7/2l4/7/Z6/3L3/7 w 1") as ws:
+            found = _receive(ws, "state")["tablebase"]
+            assert found["wdl"] == "win"
+            assert found["text"].startswith("White wins")
+        with http.websocket_connect(f"/ws?token={token}") as ws:
+            assert _receive(ws, "state")["tablebase"] is None  # the start: too many men
 
 
 def test_match_watch_streams_to_the_end() -> None:
@@ -359,6 +384,12 @@ def board_image(page: Page) -> Any:
     return Image(page.locator("#svg svg").screenshot(type="png"))
 
 
+def probe(image: Any, x: float, y: float) -> tuple[int, int, int]:
+    """The pixel at (x, y) in the SVG's own units (355 wide with coordinates), whatever its size."""
+    scale = image.width / (7 * congo.svg.SQUARE_SIZE + 40)
+    return image.pixel(x * scale, y * scale)  # type: ignore[no-any-return]
+
+
 def square(page: Page, name: str) -> Any:
     return page.locator(f'#board [data-square="{name}"]')
 
@@ -369,13 +400,15 @@ def open_board(page: Page, server: Server, **query: str) -> None:
 
 
 def moves(page: Page) -> list[str]:
-    return [str(x) for x in page.locator("[data-moves] [data-ply]").evaluate_all("e => e.map(x => x.dataset.uci)")]
+    return [
+        str(x) for x in page.locator("[data-moves] [data-ply]").evaluate_all("e => e.map(x => x.dataset.uci)")
+    ]
 
 
 @needs_browser
 def test_click_move_and_illegal_click(page: Page, server: Server) -> None:
     open_board(page, server, fen=congo.STARTING_FEN)
-    expect(square(page, "c1")).to_have_attribute("aria-label", "c1, white monkey")
+    expect(square(page, "b1")).to_have_attribute("aria-label", "b1, white monkey")
     expect(page.locator("[data-turn]").first).to_have_attribute("data-turn", "w")
     shot(page, "start")
     # An illegal click changes nothing.
@@ -398,7 +431,7 @@ def test_click_move_and_illegal_click(page: Page, server: Server) -> None:
 
     image = board_image(page)
     x, y = centre(congo.C2, margin=20)
-    assert is_highlight(image.pixel(x - 15, y - 15)), image.pixel(x - 15, y - 15)
+    assert is_highlight(probe(image, x - 15, y - 15)), probe(image, x - 15, y - 15)
 
 
 @needs_browser
@@ -420,7 +453,7 @@ def test_monkey_chain_that_takes_the_lion_ends_at_once(page: Page, server: Serve
     image = board_image(page)
     for a, b in ((congo.B1, congo.D3), (congo.D3, congo.F5)):
         (x1, y1), (x2, y2) = centre(a, margin=20), centre(b, margin=20)
-        assert is_chain(image.pixel((x1 + x2) / 2, (y1 + y2) / 2))
+        assert is_chain(probe(image, (x1 + x2) / 2, (y1 + y2) / 2))
 
 
 @needs_browser
@@ -436,7 +469,7 @@ def test_monkey_chain_stopped_half_way(page: Page, server: Server) -> None:
 
     image = board_image(page)
     (x1, y1), (x2, y2) = centre(congo.B1, margin=20), centre(congo.D3, margin=20)
-    assert is_chain(image.pixel((x1 + x2) / 2, (y1 + y2) / 2))
+    assert is_chain(probe(image, (x1 + x2) / 2, (y1 + y2) / 2))
     stop.click()
     expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1d3")
     expect(stop).to_be_hidden()
@@ -553,7 +586,9 @@ def test_two_tabs_stay_in_sync(browser: Browser, page: Page, server: Server) -> 
     square(page, "b1").click()
     square(page, "b2").click()
     expect(other.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1b2")
-    expect(other.locator("#board")).to_have_attribute("data-fen", str(page.locator("#board").get_attribute("data-fen")))
+    expect(other.locator("#board")).to_have_attribute(
+        "data-fen", str(page.locator("#board").get_attribute("data-fen"))
+    )
     other.locator("#first").click()
     expect(page.locator("#board")).to_have_attribute("data-fen", CHAIN_FEN)
 

@@ -103,10 +103,8 @@ class Subscriber:
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
 
     def send(self, message: dict[str, Any] | None) -> None:
-        try:
+        with contextlib.suppress(RuntimeError):  # a closed loop: the tab is gone
             self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
-        except RuntimeError:  # the loop is closed: the tab is gone
-            pass
 
 
 class Analyser:
@@ -369,7 +367,9 @@ class Hub:
 
     def new_engine(self) -> Engine:
         return Engine(
-            threads=self.settings.threads, hash_mb=self.settings.hash_mb, tablebase_path=self.settings.tablebase
+            threads=self.settings.threads,
+            hash_mb=self.settings.hash_mb,
+            tablebase_path=self.settings.tablebase,
         )
 
     def probe(self, board: Board) -> dict[str, Any] | None:
@@ -379,10 +379,11 @@ class Hub:
         wdl = self.tablebase.probe_wdl(board)
         if dtm is None or wdl is None:
             return None
-        white = board.turn
-        # From White's point of view: "win", "draw" or "loss", and the plies to the end.
-        verdict = {1: "win", 0: "draw", -1: "loss"}[wdl if white else -wdl]
-        return {"wdl": verdict, "dtm": abs(dtm), "text": f"tablebase: White {verdict}s" if wdl else "draw"}
+        # From White's point of view: "win", "draw" or "loss", and the plies to the end of the game.
+        verdict = {1: "win", 0: "draw", -1: "loss"}[wdl if board.turn else -wdl]
+        winner = "" if wdl == 0 else ("White" if (wdl > 0) == board.turn else "Black")
+        text = "draw" if not winner else f"{winner} wins, {abs(dtm)} plies to the end"
+        return {"wdl": verdict, "dtm": abs(dtm), "text": text}
 
     def game(self, game_id: str | None, fresh: bool) -> Game:
         """The game a tab asked for: by its id, a new one (``fresh``: the tab set up its own), or
@@ -445,7 +446,12 @@ def choices(game: Game, path: list[int]) -> dict[str, Any]:
     if len(path) > 1:
         chain = congo.svg.DEFAULT_COLORS["chain"]
         legs = [congo.svg.Arrow(a, b, chain) for a, b in zip(path, path[1:])]
-        message.update(game.render(board, arrows=legs, lastmove=None))
+        # The monkey shown where it landed, each piece it jumped marked with a cross.
+        shown = board.copy(stack=False)
+        monkey = shown.remove_piece_at(path[0])
+        shown.set_piece_at(path[-1], monkey)
+        jumped = [(a + b) // 2 for a, b in zip(path, path[1:])]
+        message.update(game.render(shown, arrows=legs, squares=jumped))
     return message
 
 
@@ -558,7 +564,7 @@ def handle(hub: Hub, game: Game, message: Mapping[str, Any]) -> dict[str, Any] |
             count = message.get("count")
             if count not in (1, 2, 3):
                 raise ValueError("multipv is 1, 2 or 3")
-            game.analyser_for().multipv = int(count)  # type: ignore[call-overload]
+            game.analyser_for().multipv = int(count)
             game.changed()
             return None
         if kind == "best":

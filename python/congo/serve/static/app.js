@@ -218,10 +218,8 @@ function onState(message) {
   // Analysis: reset until the engine reports on this position.
   if (analysisFen !== message.fen) resetAnalysis(message.mode === "analyse" ? "" : "off");
   $("analysis").hidden = message.mode !== "analyse";
-  $("tablebase").textContent = message.tablebase
-    ? (message.tablebase.wdl === "draw" ? "Tablebase: draw"
-      : `Tablebase: White ${message.tablebase.wdl}s, ${message.tablebase.dtm} plies to the end`)
-    : "";
+  $("tablebase").textContent = message.tablebase ? "Tablebase: " + message.tablebase.text : "";
+  $("tablebase").dataset.wdl = message.tablebase ? message.tablebase.wdl : "";
   $("side").value = message.side;
   if (message.mode === "play") $("limit").value = message.limit;
   $("resign").disabled = message.mode !== "play" || Boolean(message.result);
