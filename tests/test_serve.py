@@ -228,6 +228,12 @@ def test_play_mode_engine_replies_and_takeback(client: tuple[TestClient, str]) -
         assert _receive(ws, "state")["moves"] == []
         ws.send_json({"type": "resign"})
         assert _receive(ws, "state")["result"] == "0-1"
+    # Playing Black: the engine opens.
+    with http.websocket_connect(f"/ws?token={token}&mode=play&side=black&limit=depth:2") as ws:
+        state = _receive(ws, "state")
+        while not state["moves"]:
+            state = _receive(ws, "state")
+        assert (state["side"], state["turn"]) == ("black", "b")
 
 
 def test_tablebase_results_are_shown(tmp_path: Path) -> None:
@@ -505,6 +511,42 @@ def test_typed_moves_and_keyboard_squares(page: Page, server: Server) -> None:
     page.keyboard.press("Enter")
     expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "d1d2")
     expect(page.locator("[aria-live]")).not_to_be_empty()
+
+
+@needs_browser
+def test_shortcuts_flip_and_best_move(page: Page, server: Server) -> None:
+    open_board(page, server, fen=CHAIN_FEN)
+    a1 = square(page, "a1")
+    below = a1.bounding_box()
+    page.locator("h1").click()
+    page.keyboard.press("f")
+    page.wait_for_function(
+        "y => document.querySelector('#board [data-square=a1]').getBoundingClientRect().top < y",
+        arg=below["y"] if below else 0,
+    )
+    page.keyboard.press("f")
+    page.wait_for_function("() => +document.querySelector('#analysis').dataset.depth >= 2")
+    page.keyboard.press(" ")
+    expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1d3f5d7")
+    expect(page.locator("[data-result]")).to_have_attribute("data-result", "1-0")
+    expect(page.locator("[aria-live]")).to_contain_text("1-0")
+
+
+@needs_browser
+def test_phone_viewport_with_touch(browser: Browser, server: Server) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True, is_mobile=True
+    )
+    try:
+        phone = context.new_page()
+        phone.goto(server.url(fen=CHAIN_FEN))
+        expect(phone.locator("#board")).to_have_attribute("data-fen", CHAIN_FEN)
+        square(phone, "d1").tap()
+        square(phone, "d2").tap()
+        expect(phone.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "d1d2")
+        shot(phone, "phone")
+    finally:
+        context.close()
 
 
 @needs_browser

@@ -119,6 +119,11 @@ class Analyser:
         self._thread: threading.Thread | None = None
         self._generation = 0
 
+    @property
+    def running(self) -> bool:
+        thread = self._thread
+        return thread is not None and thread.is_alive()
+
     def stop(self) -> None:
         with self._lock:
             self._generation += 1
@@ -711,7 +716,7 @@ def create_app(
                 except ValueError as error:
                     await websocket.send_json({"type": "error", "message": str(error)})
             else:
-                await asyncio.to_thread(_join, game)
+                await asyncio.to_thread(_join, game, subscriber)
 
         async def sender() -> None:
             while True:
@@ -788,10 +793,14 @@ async def _cancel(task: asyncio.Task[None]) -> None:
         await task
 
 
-def _join(game: Game) -> None:
-    """A new tab on an existing game: the state (and the analysis, restarted if none runs)."""
+def _join(game: Game, subscriber: Subscriber) -> None:
+    """A new tab on an existing game: the state, the analysis so far (started if none runs)."""
     with game.lock:
-        game.changed()
+        subscriber.send(game.state())
+        if game.last_analysis is not None:
+            subscriber.send(game.last_analysis)
+        if game.mode == "analyse" and (game.analyser is None or not game.analyser.running):
+            game.analyser_for().start(game.board())
 
 
 def message_type(text: str) -> object:
