@@ -193,6 +193,34 @@ def test_moves_are_validated_by_the_server(client: tuple[TestClient, str]) -> No
         _receive(ws, "error")
 
 
+def test_analysis_lines_and_best_move(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        _receive(ws, "state")
+        ws.send_json({"type": "multipv", "count": 2})
+        analysis = _receive(ws, "analysis")
+        while len(analysis["lines"]) < 2 or analysis["fen"] != CHAIN_FEN:
+            analysis = _receive(ws, "analysis")
+        assert analysis["lines"][0]["pv"].split()[0] == "b1d3f5d7"
+        assert analysis["score"] == "#1"
+        assert analysis["best"] == "b1d3f5d7"
+        assert 'class="arrow"' in analysis["svg_white"]
+        ws.send_json({"type": "best"})
+        assert _receive(ws, "state")["result"] == "1-0"
+        ws.send_json({"type": "multipv", "count": 5})
+        _receive(ws, "error")
+
+
+def test_import_congo_does_not_import_the_server() -> None:
+    code = (
+        "import sys, congo, congo.svg\n"
+        "print(any(m.split('.')[0] in ('starlette', 'uvicorn') for m in sys.modules))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.strip() == "False"
+
+
 def test_records_load_and_save(client: tuple[TestClient, str]) -> None:
     http, token = client
     board = congo.Board()

@@ -136,7 +136,7 @@ class Analyser:
             self.engine.stop()
             thread.join(0.01)
 
-    def start(self, board: Board) -> None:
+    def start(self, board: Board, lastmove: Move | None = None) -> None:
         with self._lock:
             self._generation += 1
             self._halt()
@@ -144,13 +144,17 @@ class Analyser:
                 return
             generation = self._generation
             thread = threading.Thread(
-                target=self._run, args=(board.copy(), generation), name="congo-serve-analysis", daemon=True
+                target=self._run,
+                args=(board.copy(), generation, lastmove),
+                name="congo-serve-analysis",
+                daemon=True,
             )
             self._thread = thread
             thread.start()
 
-    def _run(self, board: Board, generation: int) -> None:
+    def _run(self, board: Board, generation: int, lastmove: Move | None) -> None:
         lines: dict[int, dict[str, Any]] = {}
+        drawn: tuple[Move | None, dict[str, str]] = (None, {})
         white = board.turn
         fen = board.fen()
         try:
@@ -164,6 +168,18 @@ class Analyser:
                     "pv": " ".join(move.uci() for move in info.pv),
                     "san": board.variation_san(info.pv) if info.pv else "",
                 }
+                if info.multipv == 1 and info.pv and info.pv[0] != drawn[0]:
+                    # The board with the best move's arrow (drawn again only when it changes).
+                    svgs = {
+                        f"svg_{side}": str(
+                            congo.svg.board(
+                                board, orientation=side == "white", lastmove=lastmove, arrows=[info.pv[0]]
+                            )
+                        )
+                        for side in ("white", "black")
+                    }
+                    drawn = (info.pv[0], svgs)
+                # One message per iteration, once its last line is in.
                 if info.multipv != len(lines) or info.multipv < min(self.multipv, len(lines)):
                     continue
                 best = lines[1]
@@ -177,7 +193,8 @@ class Analyser:
                         "nps": info.nps,
                         "nodes": info.nodes,
                         "lines": [lines[rank] for rank in sorted(lines)],
-                        "best": info.pv[0].uci() if info.multipv == 1 and info.pv else None,
+                        "best": None if drawn[0] is None else drawn[0].uci(),
+                        **drawn[1],
                     }
                 )
         except Exception as error:  # reported to the page; the server goes on
@@ -289,7 +306,7 @@ class Game:
         self.last_analysis = None
         board = self.board()
         if self.mode == "analyse" and self.subscribers:
-            self.analyser_for().start(board)
+            self.analyser_for().start(board, self.moves[self.cursor - 1] if self.cursor else None)
         elif self.analyser is not None:
             self.analyser.stop()
         result, _ = self.result()
@@ -800,7 +817,7 @@ def _join(game: Game, subscriber: Subscriber) -> None:
         if game.last_analysis is not None:
             subscriber.send(game.last_analysis)
         if game.mode == "analyse" and (game.analyser is None or not game.analyser.running):
-            game.analyser_for().start(game.board())
+            game.analyser_for().start(game.board(), game.moves[game.cursor - 1] if game.cursor else None)
 
 
 def message_type(text: str) -> object:

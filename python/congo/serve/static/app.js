@@ -264,6 +264,11 @@ function onAnalysis(message) {
   $("score").textContent = scoreText(message.score);
   $("nps").textContent = message.nps.toLocaleString("en");
   setEvalBar(message.score);
+  if (message.svg_white) {
+    state.svg_white = message.svg_white;
+    state.svg_black = message.svg_black;
+    drawBoard(message.svg_white, message.svg_black);
+  }
   const lines = $("lines");
   lines.textContent = "";
   for (const line of message.lines) {
