@@ -207,7 +207,7 @@ class Settings:
 
     tablebase: str | None = None
     threads: int = 1
-    hash_mb: int = 32
+    hash_mb: int = 16
     analysis_limit: Limit = dataclasses.field(default_factory=lambda: Limit(time=120.0))
     allowed_hosts: frozenset[str] = LOOPBACK_HOSTS
 
@@ -309,6 +309,10 @@ class Game:
             self.analyser_for().start(board, self.moves[self.cursor - 1] if self.cursor else None)
         elif self.analyser is not None:
             self.analyser.stop()
+        self.resume(board)
+
+    def resume(self, board: Board) -> None:
+        """In play mode, starts the engine's move when it is its turn and it is not thinking."""
         result, _ = self.result()
         engine_to_move = (
             self.mode == "play"
@@ -369,11 +373,15 @@ class Game:
         self.changed()
 
     def close(self) -> None:
+        """Stops the searches and lets the engines go (their tables are memory): the last tab left."""
         self.generation += 1
         if self.analyser is not None:
             self.analyser.stop()
         if self.player is not None:
             self.player.stop()
+        self.analyser = None
+        self.player = None
+        self.thinking = 0
 
 
 class Hub:
@@ -716,8 +724,7 @@ def create_app(
                 await websocket.send_json({"type": "error", "message": str(error)})
                 await websocket.close()
                 return
-            with game.lock:
-                game.subscribers.add(subscriber)
+            await asyncio.to_thread(_subscribe, game, subscriber)
             mode = params.get("mode")
             if not params.get("game") and fresh:
                 # A tab that asked for its own game sets it up.
@@ -773,10 +780,7 @@ def create_app(
         finally:
             await _cancel(task)
             if game is not None:
-                with game.lock:
-                    game.subscribers.discard(subscriber)
-                    if not game.subscribers and game.analyser is not None:
-                        game.analyser.stop()
+                await asyncio.to_thread(_leave, game, subscriber)
             elif hub.match is not None:
                 hub.match.unsubscribe(subscriber)
 
@@ -810,14 +814,28 @@ async def _cancel(task: asyncio.Task[None]) -> None:
         await task
 
 
+def _subscribe(game: Game, subscriber: Subscriber) -> None:
+    with game.lock:
+        game.subscribers.add(subscriber)
+
+
+def _leave(game: Game, subscriber: Subscriber) -> None:
+    with game.lock:
+        game.subscribers.discard(subscriber)
+        if not game.subscribers:
+            game.close()
+
+
 def _join(game: Game, subscriber: Subscriber) -> None:
     """A new tab on an existing game: the state, the analysis so far (started if none runs)."""
     with game.lock:
         subscriber.send(game.state())
         if game.last_analysis is not None:
             subscriber.send(game.last_analysis)
+        board = game.board()
         if game.mode == "analyse" and (game.analyser is None or not game.analyser.running):
-            game.analyser_for().start(game.board(), game.moves[game.cursor - 1] if game.cursor else None)
+            game.analyser_for().start(board, game.moves[game.cursor - 1] if game.cursor else None)
+        game.resume(board)
 
 
 def message_type(text: str) -> object:
