@@ -415,7 +415,10 @@ def shot(page: Page, name: str) -> bytes:
 def board_image(page: Page) -> Any:
     from tests.test_browser import Image
 
-    return Image(page.locator("#svg svg").screenshot(type="png"))
+    # A clip of the page rather than the element: the analysis may redraw the board meanwhile.
+    box = page.locator("#svg").bounding_box()
+    assert box is not None
+    return Image(page.screenshot(type="png", clip=box))
 
 
 def probe(image: Any, x: float, y: float) -> tuple[int, int, int]:

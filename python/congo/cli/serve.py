@@ -42,14 +42,18 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--port", type=_port, default=8000, help="port (default: 8000; 0 picks a free one)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--tablebase", metavar="DIR", help="use the endgame tables in DIR")
-    parser.add_argument("--threads", type=_positive_int, default=1, help="search threads (default: 1)")
+    parser.add_argument(
+        "--threads", type=_positive_int, default=1, metavar="N", help="search threads (default: 1)"
+    )
     parser.add_argument(
         "--match",
         nargs=2,
         metavar="PLAYER",
         help="watch a match between two players (as `congo match` takes them, e.g. engine:time=0.1)",
     )
-    parser.add_argument("--games", type=_positive_int, default=2, help="games of the match (default: 2)")
+    parser.add_argument(
+        "--games", type=_positive_int, default=2, metavar="N", help="games of the match (default: 2)"
+    )
     parser.add_argument("--tc", metavar="T+I", help="time control of the match, e.g. 10+0.1")
     parser.add_argument("--save", metavar="FILE", help="write the match's games to FILE as records")
     parser.set_defaults(run=run)

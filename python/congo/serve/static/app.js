@@ -15,6 +15,8 @@ let targets = [];
 let socket = null;
 let dragFrom = null;
 let analysisFen = "";
+let pending = false;     // a path sent, its answer not yet here: clicks wait in the queue
+const queued = [];
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -90,22 +92,33 @@ function clearSelection(redraw) {
   labelSquares();
 }
 
+function askPath(squares) {
+  pending = true;
+  send({ type: "path", path: squares });
+}
+
 function clickSquare(name) {
   if (!state) return;
+  if (pending) { queued.push(name); return; }
   if (path.length && targets.includes(name)) {
-    send({ type: "path", path: [...path, name] });
+    askPath([...path, name]);
   } else if (path.length === 1 && path[0] === name) {
     clearSelection(true);
   } else if (path.length > 1) {
     // In the middle of a chain, a click elsewhere changes nothing (Esc cancels).
   } else {
-    send({ type: "path", path: [name] });
+    askPath([name]);
   }
 }
 
+function answered() {
+  pending = false;
+  if (queued.length) clickSquare(queued.shift());
+}
+
 function onChoices(message) {
-  if (message.played) { clearSelection(false); return; }
-  if (!message.path.length) { clearSelection(true); return; }
+  if (message.played) { clearSelection(false); answered(); return; }
+  if (!message.path.length) { clearSelection(true); answered(); return; }
   path = message.path;
   targets = message.targets;
   $("stop").hidden = !message.stop;
@@ -113,6 +126,7 @@ function onChoices(message) {
   if (message.svg_white) drawBoard(message.svg_white, message.svg_black);
   labelSquares();
   if (message.stop) announce(`Jumped to ${path[path.length - 1]}. Next landings: ${targets.join(", ")}, or stop here.`);
+  answered();
 }
 
 function stopHere() {
@@ -144,7 +158,7 @@ function setupDrag() {
     event.preventDefault();
     if (path.length > 1) return;
     clearSelection(false);
-    send({ type: "path", path: [from, to] });
+    askPath([from, to]);
   });
 }
 
@@ -373,7 +387,13 @@ function connect() {
     else if (message.type === "analysis") onAnalysis(message);
     else if (message.type === "match") onMatch(message);
     else if (message.type === "record") download(message.text, "congo-game.pgn");
-    else if (message.type === "error") { showError(message.message); announce(message.message); clearSelection(true); }
+    else if (message.type === "error") {
+      showError(message.message);
+      announce(message.message);
+      pending = false;
+      queued.length = 0;
+      clearSelection(true);
+    }
   });
   socket.addEventListener("close", () => showError("Disconnected from the server: reload the page."));
 }
@@ -405,7 +425,7 @@ function flip() {
   flipped = !flipped;
   placeSquares();
   if (state) drawBoard(state.svg_white, state.svg_black);
-  if (path.length) send({ type: "path", path });
+  if (path.length && !pending) askPath(path);
 }
 
 function setup() {
