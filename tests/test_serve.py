@@ -177,7 +177,7 @@ def test_moves_are_validated_by_the_server(client: tuple[TestClient, str]) -> No
         state = _receive(ws, "state")  # published to every tab before the reply to this one
         assert _receive(ws, "choices")["played"] == "b1d3f5d7"
         assert state["result"] == "1-0"
-        assert state["moves"] == [{"ply": 1, "uci": "b1d3f5d7", "san": "Mxd3xf5xd7#"}]
+        assert state["moves"] == [{"ply": 1, "uci": "b1d3f5d7", "san": "Mxd3xf5xd7#", "variations": []}]
         # The game is over: no more moves.
         ws.send_json({"type": "move", "move": "d7d6"})
         assert "over" in _receive(ws, "error")["message"]
@@ -241,6 +241,39 @@ def test_records_load_and_save(client: tuple[TestClient, str]) -> None:
         assert [m.uci() for m in saved.mainline_moves()] == ["c2c3", "c6c5", "d1c2"]
         ws.send_json({"type": "load", "text": "1. Zz9 *"})
         _receive(ws, "error")
+
+
+def test_variations_are_kept_and_saved(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        _receive(ws, "state")
+        for message in (
+            {"type": "move", "move": "b1b2"},
+            {"type": "move", "move": "e6e7"},
+            {"type": "goto", "ply": 0},
+            {"type": "move", "move": "b1d3"},
+        ):
+            ws.send_json(message)
+            state = _receive(ws, "state")
+        # The new move is shown, the first line is kept as a variation at ply 1.
+        assert [m["uci"] for m in state["moves"]] == ["b1d3"]
+        assert state["moves"][0]["variations"] == [{"uci": "b1b2", "san": "Mb2"}]
+        ws.send_json({"type": "variation", "ply": 1, "uci": "b1b2"})
+        state = _receive(ws, "state")
+        assert [m["uci"] for m in state["moves"]] == ["b1b2", "e6e7"]
+        assert state["cursor"] == 1
+        ws.send_json({"type": "variation", "ply": 1, "uci": "b1c1"})
+        _receive(ws, "error")
+        ws.send_json({"type": "save"})
+        saved = pgn.read_game(io.StringIO(_receive(ws, "record")["text"]))
+        assert saved is not None
+        assert [m.uci() for m in saved.mainline_moves()] == ["b1b2", "e6e7"]
+        assert [child.move.uci() for child in saved.variations] == ["b1b2", "b1d3"]
+        # Taking back removes the last move of the line shown.
+        ws.send_json({"type": "goto", "ply": 2})
+        _receive(ws, "state")
+        ws.send_json({"type": "takeback"})
+        assert [m["uci"] for m in _receive(ws, "state")["moves"]] == ["b1b2"]
 
 
 def test_play_mode_engine_replies_and_takeback(client: tuple[TestClient, str]) -> None:
@@ -664,6 +697,14 @@ def test_two_tabs_stay_in_sync(browser: Browser, page: Page, server: Server) -> 
     )
     other.locator("#first").click()
     expect(page.locator("#board")).to_have_attribute("data-fen", CHAIN_FEN)
+    # Another first move starts a variation; the first line stays one click away, in both tabs.
+    square(page, "b1").click()
+    square(page, "a1").click()
+    expect(other.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1a1")
+    variation = other.locator('[data-moves] [data-variation="1"]')
+    expect(variation).to_have_attribute("data-uci", "b1b2")
+    variation.click()
+    expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1b2")
 
 
 @needs_browser

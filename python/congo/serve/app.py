@@ -19,7 +19,7 @@ import io
 import json
 import secrets
 import threading
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from importlib import resources
 from typing import Any, Callable
 from urllib.parse import urlsplit
@@ -221,10 +221,10 @@ class Game:
         self.id = game_id
         self.lock = threading.RLock()
         self.subscribers: set[Subscriber] = set()
-        self.root = Board(fen) if fen else Board()
-        self.moves: list[Move] = []
+        self.tree = pgn.Game()
+        self.tip: pgn.GameNode = self.tree  # the end of the line shown
+        self.root = Board()
         self.cursor = 0
-        self.headers: dict[str, str] = {}
         self.mode = "analyse"
         self.human = True
         self.limit_text = "time:1"
@@ -235,7 +235,35 @@ class Game:
         self.generation = 0
         self.last_analysis: dict[str, Any] | None = None
 
-    # -- positions
+    # -- the tree of moves (a congo.pgn game with its variations) and the line shown
+
+    def reset(self, root: Board, tree: pgn.Game | None = None) -> None:
+        """A new game from ``root`` (or the record ``tree``), at its start."""
+        if tree is None:
+            tree = pgn.Game()
+            tree.setup(root)
+        self.tree, self.tip, self.root = tree, tree.end(), tree.board()
+        self.cursor = 0
+        self.resigned = None
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves of the line shown, from the start to its end."""
+        line: list[Move] = []
+        node: pgn.GameNode | None = self.tip
+        while node is not None and node.move is not None:
+            line.append(node.move)
+            node = node.parent
+        line.reverse()
+        return line
+
+    def node_at(self, ply: int) -> pgn.GameNode:
+        """The line's node after ``ply`` moves."""
+        node = self.tip
+        for _ in range(len(self.moves) - ply):
+            assert node.parent is not None
+            node = node.parent
+        return node
 
     def board(self, ply: int | None = None) -> Board:
         board = self.root.copy(stack=False)
@@ -271,9 +299,16 @@ class Game:
         lastmove = self.moves[self.cursor - 1] if self.cursor else None
         replay = self.root.copy(stack=False)
         moves = []
+        node: pgn.GameNode = self.tree
         for ply, move in enumerate(self.moves, 1):
-            moves.append({"ply": ply, "uci": move.uci(), "san": replay.san(move)})
+            others = [
+                {"uci": child.move.uci(), "san": replay.san(child.move)}
+                for child in node.variations
+                if child.move != move
+            ]
+            moves.append({"ply": ply, "uci": move.uci(), "san": replay.san(move), "variations": others})
             replay.push(move)
+            node = node.variation(move)
         result, reason = self.result()
         over = bool(result) and self.cursor == len(self.moves)
         legal = [] if over else [{"uci": m.uci(), "san": board.san(m)} for m in board.legal_moves]
@@ -364,13 +399,34 @@ class Game:
         board = self.board()
         if not board.is_legal(move):
             raise ValueError(f"illegal move {move.uci()} in {board.fen()}")
-        if self.cursor < len(self.moves) and self.moves[self.cursor] == move:
+        moves = self.moves
+        if self.cursor < len(moves) and moves[self.cursor] == move:
             self.cursor += 1
         else:
-            del self.moves[self.cursor :]
-            self.moves.append(move)
+            node = self.node_at(self.cursor)
+            # A move already in the tree follows its line; a new one starts a variation.
+            child = node.variation(move) if node.has_variation(move) else node.add_variation(move)
+            self.tip = child.end()
             self.cursor += 1
         self.changed()
+
+    def switch(self, ply: int, move: Move) -> None:
+        """Shows the variation that plays ``move`` at ``ply`` (from 1) instead of the line's move."""
+        if not 1 <= ply <= len(self.moves):
+            raise ValueError(f"ply must be from 1 to {len(self.moves)}")
+        node = self.node_at(ply - 1)
+        if not node.has_variation(move):
+            raise ValueError(f"no variation {move.uci()} at ply {ply}")
+        self.tip = node.variation(move).end()
+        self.cursor = ply
+        self.changed()
+
+    def cut(self) -> None:
+        """Removes the moves after the cursor from the tree (a takeback)."""
+        node = self.node_at(self.cursor)
+        for child in list(node.variations):
+            node.remove_variation(child.move)
+        self.tip = node
 
     def close(self) -> None:
         """Stops the searches and lets the engines go (their tables are memory): the last tab left."""
@@ -507,6 +563,12 @@ def handle(hub: Hub, game: Game, message: Mapping[str, Any]) -> dict[str, Any] |
                 raise ValueError("it is the engine's turn")
             game.play(move)
             return None
+        if kind == "variation":
+            ply, uci = message.get("ply"), message.get("uci")
+            if not isinstance(ply, int) or isinstance(ply, bool) or not isinstance(uci, str):
+                raise ValueError("a variation is a ply and a move")
+            game.switch(ply, Move.from_uci(uci))
+            return None
         if kind == "goto":
             ply = message.get("ply")
             if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply <= len(game.moves):
@@ -522,7 +584,7 @@ def handle(hub: Hub, game: Game, message: Mapping[str, Any]) -> dict[str, Any] |
                 raise ValueError("fen must be a string")
             root = Board(fen.strip())
             game.stop_engine()
-            game.root, game.moves, game.cursor, game.resigned, game.headers = root, [], 0, None, {}
+            game.reset(root)
             game.changed()
             return None
         if kind == "load":
@@ -535,23 +597,14 @@ def handle(hub: Hub, game: Game, message: Mapping[str, Any]) -> dict[str, Any] |
             if record.errors:
                 raise ValueError(f"the record has errors: {record.errors[0]}")
             game.stop_engine()
-            game.root = record.board()
-            game.moves = list(record.mainline_moves())
-            game.cursor = 0
-            game.resigned = None
+            game.reset(record.board(), record)
             game.mode = "analyse"
-            game.headers = dict(record.headers)
             game.changed()
             return None
         if kind == "save":
-            board = game.board(len(game.moves))
-            record = pgn.Game.from_board(_with_stack(game.root, game.moves))
-            for key, value in game.headers.items():
-                record.headers[key] = value
             result, _ = game.result()
-            record.headers["Result"] = result or "*"
-            del board
-            return {"type": "record", "text": str(record)}
+            game.tree.headers["Result"] = result or "*"
+            return {"type": "record", "text": str(game.tree)}
         if kind == "new":
             mode = message.get("mode", "analyse")
             if mode not in ("analyse", "play"):
@@ -567,18 +620,17 @@ def handle(hub: Hub, game: Game, message: Mapping[str, Any]) -> dict[str, Any] |
             root = Board(fen) if isinstance(fen, str) and fen else game.root
             game.stop_engine()
             game.mode, game.human, game.limit_text = mode, side == "white", limit
-            game.root, game.moves, game.cursor, game.resigned, game.headers = root, [], 0, None, {}
+            game.reset(root)
             game.changed()
             return None
         if kind == "takeback":
             game.stop_engine()
             game.resigned = None
-            del game.moves[game.cursor :]
-            if game.moves:
-                game.moves.pop()
-            if game.mode == "play" and game.moves and game.board(len(game.moves)).turn != game.human:
-                game.moves.pop()
-            game.cursor = len(game.moves)
+            game.cut()
+            game.cursor = max(0, game.cursor - 1)
+            if game.mode == "play" and game.cursor and game.board().turn != game.human:
+                game.cursor -= 1
+            game.cut()
             game.changed()
             return None
         if kind == "resign":
@@ -606,13 +658,6 @@ def handle(hub: Hub, game: Game, message: Mapping[str, Any]) -> dict[str, Any] |
         if kind == "ping":
             return {"type": "pong"}
     raise ValueError(f"unknown message type {kind!r}")
-
-
-def _with_stack(root: Board, moves: Iterable[Move]) -> Board:
-    board = root.copy(stack=False)
-    for move in moves:
-        board.push(move)
-    return board
 
 
 # -- HTTP and WebSocket -----------------------------------------------------------------------------

@@ -226,6 +226,19 @@ function onState(message) {
     item.tabIndex = 0;
     item.addEventListener("click", () => send({ type: "goto", ply: move.ply }));
     list.appendChild(item);
+    // The other moves tried here: a click shows that line instead.
+    for (const other of move.variations || []) {
+      const alt = document.createElement("li");
+      alt.className = "variation";
+      alt.dataset.variation = move.ply;
+      alt.dataset.uci = other.uci;
+      alt.textContent = `(${other.san})`;
+      alt.setAttribute("role", "button");
+      alt.tabIndex = 0;
+      alt.title = "Show this variation";
+      alt.addEventListener("click", () => send({ type: "variation", ply: move.ply, uci: other.uci }));
+      list.appendChild(alt);
+    }
   });
   const current = list.querySelector(".current");
   if (current) current.scrollIntoView({ block: "nearest" });
