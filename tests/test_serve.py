@@ -509,6 +509,17 @@ def test_drag_move(page: Page, server: Server) -> None:
     open_board(page, server, fen=congo.STARTING_FEN)
     square(page, "e2").drag_to(square(page, "e3"))
     expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "e2e3")
+    # While a piece is dragged its targets show; dropped on one, it moves there.
+    start, end = square(page, "e6").bounding_box(), square(page, "e5").bounding_box()
+    assert start is not None
+    assert end is not None
+    page.mouse.move(start["x"] + 20, start["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(start["x"] + 20, start["y"] + 40, steps=3)
+    expect(square(page, "e5")).to_have_class("target")
+    page.mouse.move(end["x"] + 20, end["y"] + 20, steps=3)
+    page.mouse.up()
+    expect(page.locator('[data-moves] [data-ply="2"]')).to_have_attribute("data-uci", "e6e5")
 
 
 @needs_browser

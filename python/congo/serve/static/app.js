@@ -14,6 +14,7 @@ let path = [];           // the squares of the move being entered
 let targets = [];
 let socket = null;
 let dragFrom = null;
+let pressSelected = null; // a piece selected by the press that began a click or a drag
 let analysisFen = "";
 let pending = false;     // a path sent, its answer not yet here: clicks wait in the queue
 const queued = [];
@@ -43,7 +44,12 @@ function buildSquares() {
       button.dataset.file = file;
       button.dataset.rank = rank;
       button.tabIndex = -1;
-      button.addEventListener("click", () => clickSquare(button.dataset.square));
+      button.addEventListener("click", () => {
+        // The press already selected this piece: the click that ends it does not unselect it.
+        if (pressSelected === button.dataset.square) { pressSelected = null; return; }
+        pressSelected = null;
+        clickSquare(button.dataset.square);
+      });
       squares.appendChild(button);
     }
   }
@@ -148,6 +154,12 @@ function setupDrag() {
   squares.addEventListener("pointerdown", (event) => {
     const name = squareAt(event.clientX, event.clientY);
     dragFrom = name && state && state.pieces[name] ? name : null;
+    pressSelected = null;
+    if (dragFrom && !path.length && !pending) {
+      // Selected on the press, so that its targets show while it is dragged.
+      pressSelected = dragFrom;
+      askPath([dragFrom]);
+    }
   });
   document.addEventListener("pointerup", (event) => {
     const from = dragFrom;
@@ -156,9 +168,10 @@ function setupDrag() {
     const to = squareAt(event.clientX, event.clientY);
     if (!to || to === from) return;
     event.preventDefault();
+    pressSelected = null;
     if (path.length > 1) return;
-    clearSelection(false);
-    askPath([from, to]);
+    if (pending || (path.length === 1 && path[0] === from)) clickSquare(to); // waits for the targets
+    else { clearSelection(false); askPath([from, to]); }
   });
 }
 
