@@ -316,11 +316,14 @@ def test_tablebase_results_are_shown(tmp_path: Path) -> None:
 
 def test_match_watch_streams_to_the_end() -> None:
     app, hub, token = _test_app()
-    hub.match = MatchWatch("random", "greedy", games=2)
+    hub.match = MatchWatch("random", "greedy", games=2, time_control="60+1")
     with TestClient(app) as http, http.websocket_connect(f"/ws?token={token}&view=match") as ws:
         message = _receive(ws, "match")
+        clocks = []
         while not message["done"]:
+            clocks.append(message["current"].get("clocks"))
             message = _receive(ws, "match")
+        assert any(clock and 0 < clock["white"] <= 61 for clock in clocks)
         assert message["games"] == 2
         first, second = (float(x) for x in message["score"].split("-"))
         assert first + second == 2
