@@ -324,7 +324,7 @@ def test_match_watch_streams_to_the_end() -> None:
             clocks.append(message["current"].get("clocks"))
             message = _receive(ws, "match")
         clocks.append(message["current"].get("clocks"))  # the match may be over before the tab came
-        assert any(clock and 0 < clock["white"] <= 61 for clock in clocks)
+        assert any(clock and clock["white"] > 0 and clock["black"] > 0 for clock in clocks)
         assert message["games"] == 2
         first, second = (float(x) for x in message["score"].split("-"))
         assert first + second == 2
