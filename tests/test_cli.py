@@ -142,6 +142,7 @@ def test_user_errors_exit_2_in_every_command(tmp_path: Path, capsys: pytest.Capt
             ["selfplay", "--games", "1", "--nodes", "10", "-o", str(tmp_path / "no" / "x.npz")],
             ["selfplay", "--games", "1", "--nodes", "10", "-o", str(a_file / "x.parquet")],
         ],
+        "serve": [["serve", "--port", "70000"], ["serve", "--no-browser", "--tc", "1+0"]],
     }
     assert set(cases) == set(COMMANDS)
     for runs in cases.values():

@@ -26,7 +26,7 @@ from congo.cli._args import (
 
 __all__ = ["COMMANDS", "build_parser", "main"]
 
-COMMANDS = ("perft", "analyse", "match", "uci", "options", "tablebase", "annotate", "selfplay")
+COMMANDS = ("perft", "analyse", "match", "uci", "options", "tablebase", "annotate", "selfplay", "serve")
 """The command modules of :mod:`congo.cli`, in the order of ``congo --help``."""
 
 # The errors of a path the user named (a user error, exit 2), as opposed to a disk that fails.

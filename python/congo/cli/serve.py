@@ -1,0 +1,122 @@
+"""``congo serve``: a board in the browser.
+
+Needs the ``serve`` extra: ``pip install 'congo-chess[serve]'``."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import socket
+import sys
+import threading
+import webbrowser
+from typing import Any
+from urllib.parse import urlencode
+
+from congo.cli._args import EXIT_INTERRUPTED, EXIT_OK, add_tablebase, nonnegative_int, positive_int
+
+__all__ = ["register", "run"]
+
+DESCRIPTION = """Serves a Congo board in the browser: play the engine, analyse with live lines, enter
+monkey chains jump by jump, load and save records, and (with --match) watch a match between two
+players live. Prints the page's address with its access token as the first line, opens a browser
+unless --no-browser, and stops on Ctrl-C (exit status 130). See docs/serve.md."""
+
+
+def _port(text: str) -> int:
+    value = nonnegative_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"a port is from 0 to 65535, got {value}")
+    return value
+
+
+def register(subparsers: Any) -> argparse.ArgumentParser:
+    """Adds the ``serve`` command to the ``congo`` command's subparsers."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "serve", help="play, analyse and watch Congo in the browser", description=DESCRIPTION
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    parser.add_argument("--port", type=_port, default=8000, help="port (default: 8000; 0 picks a free one)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    add_tablebase(parser, "the result and distance of positions in the tables, exact engine scores")
+    parser.add_argument(
+        "--threads", type=positive_int, default=1, metavar="N", help="search threads (default: 1)"
+    )
+    parser.add_argument(
+        "--match",
+        nargs=2,
+        metavar="PLAYER",
+        help="watch a match between two players (as `congo match` takes them, e.g. engine:time=0.1)",
+    )
+    parser.add_argument(
+        "--games", type=positive_int, default=2, metavar="N", help="games of the match (default: 2)"
+    )
+    parser.add_argument("--tc", metavar="T+I", help="time control of the match, e.g. 10+0.1")
+    parser.add_argument("--save", metavar="FILE", help="write the match's games to FILE as records")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs the server until Ctrl-C. Returns the exit status."""
+    try:
+        import uvicorn
+
+        from congo.serve.app import LOOPBACK_HOSTS, MAX_MESSAGE, Settings, create_app
+        from congo.serve.watch import MatchWatch
+    except ImportError as error:  # a user error (exit 2, docs/cli.md): the extra is not installed
+        raise ImportError(f"{error.name} is missing: pip install 'congo-chess[serve]'") from None
+    if args.match is None and (args.tc is not None or args.save is not None):
+        raise ValueError("--tc and --save belong with --match")
+    hosts = set(LOOPBACK_HOSTS)
+    if not _is_loopback(args.host):
+        print(
+            f"congo serve: warning: listening on {args.host}, not only on this machine: anyone who can"
+            " reach it and knows the token can use the page (and the engine's CPU time)",
+            file=sys.stderr,
+        )
+        hosts.add(args.host.lower())
+        if args.host in ("0.0.0.0", "::"):
+            hosts.add(socket.gethostname().lower())
+    settings = Settings(tablebase=args.tablebase, threads=args.threads, allowed_hosts=frozenset(hosts))
+    app, hub, token = create_app(settings)
+    if args.match is not None:
+        hub.match = MatchWatch(
+            args.match[0], args.match[1], games=args.games, time_control=args.tc, save=args.save
+        )
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((args.host, args.port))
+    port = sock.getsockname()[1]
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    query = {"token": token}
+    if args.match is not None:
+        query["mode"] = "match"
+    url = f"http://{shown}:{port}/?{urlencode(query)}"
+    print(url, flush=True)
+    config = uvicorn.Config(
+        app, log_level="warning", ws_max_size=MAX_MESSAGE + 4096, lifespan="on", timeout_graceful_shutdown=2
+    )
+    server = uvicorn.Server(config)
+    if not args.no_browser:
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    finally:
+        sock.close()
+    # uvicorn raises the signal again once it has stopped: Ctrl-C ends above, with 130.
+    return EXIT_INTERRUPTED if getattr(server, "_captured_signals", None) else EXIT_OK

@@ -1,0 +1,741 @@
+"""``congo serve``: the protocol (Starlette's TestClient) and the page in a real Chromium (Playwright).
+
+The protocol tests need the ``serve`` extra (Starlette, uvicorn, httpx for the TestClient); the
+browser tests also need Debian's ``chromium`` and the ``playwright`` package, as tests/test_browser.py
+does. Each is skipped when missing, except under CI (``CI`` set), where a missing install fails.
+Screenshots of the main views are saved under ``build/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import congo
+import congo.svg
+from congo import pgn
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "build" / "screenshots"
+CHAIN_FEN = "7/4l2/7/4c2/7/2p4/1M1L3 w 1"
+
+
+def _missing_server() -> str | None:
+    for name in ("starlette", "uvicorn", "httpx"):
+        try:
+            __import__(name)
+        except ImportError:
+            return f"{name} is not installed (pip install -e '.[serve,test]')"
+    return None
+
+
+MISSING = _missing_server()
+if MISSING is not None:
+    if os.environ.get("CI"):
+        pytest.fail(f"serve tests cannot run under CI: {MISSING}", pytrace=False)
+    pytest.skip(MISSING, allow_module_level=True)
+
+import uvicorn  # noqa: E402
+
+with warnings.catch_warnings():  # Starlette's advice about the httpx package it runs on
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+from congo.engine import Limit  # noqa: E402
+from congo.serve.app import LOOPBACK_HOSTS, MAX_MESSAGE, Settings, create_app  # noqa: E402
+from congo.serve.watch import MatchWatch  # noqa: E402
+
+CHROMIUM = os.environ.get("CONGO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def _missing_browser() -> str | None:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[browser]')"
+    if not os.path.exists(CHROMIUM):
+        return f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
+    return None
+
+
+MISSING_BROWSER = _missing_browser()
+needs_browser = pytest.mark.skipif(
+    MISSING_BROWSER is not None and not os.environ.get("CI"), reason=str(MISSING_BROWSER)
+)
+
+
+# -- the protocol ---------------------------------------------------------------------------------
+
+
+def _test_app(**settings: Any) -> tuple[Any, Any, str]:
+    hosts = LOOPBACK_HOSTS | {"testserver"}
+    return create_app(Settings(allowed_hosts=hosts, analysis_limit=Limit(depth=3), **settings))
+
+
+@pytest.fixture
+def client() -> Iterator[tuple[TestClient, str]]:
+    app, _, token = _test_app()
+    with TestClient(app) as test_client:
+        yield test_client, token
+
+
+def _receive(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of a kind (others, such as analysis, are skipped)."""
+    for _ in range(500):
+        message = ws.receive_json()
+        assert isinstance(message, dict)
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+def test_page_and_static_files_need_the_token(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    assert http.get(f"/?token={token}").status_code == 200
+    assert "data-fen" in http.get(f"/?token={token}").text
+    assert http.get(f"/static/app.js?token={token}").status_code == 200
+    for path in ("/", "/?token=wrong", "/static/app.js", f"/static/app.js?token={token}x"):
+        response = http.get(path)
+        assert response.status_code == 403, path
+    assert http.get(f"/static/secret.txt?token={token}").status_code == 404
+
+
+def test_foreign_host_and_origin_are_refused(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    assert http.get(f"/?token={token}", headers={"Host": "evil.example:8000"}).status_code == 403
+    assert http.get(f"/?token={token}", headers={"Origin": "http://evil.example"}).status_code == 403
+    assert http.get(f"/?token={token}", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+    assert http.get(f"/?token={token}", headers={"Origin": "http://localhost:8000"}).status_code == 200
+
+
+def test_websockets_without_token_or_with_foreign_origin_are_refused(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    for path, headers in (
+        ("/ws", {}),
+        ("/ws?token=nope", {}),
+        (f"/ws?token={token}", {"origin": "http://evil.example"}),
+        (f"/ws?token={token}", {"host": "evil.example"}),
+    ):
+        with pytest.raises(WebSocketDisconnect) as refused, http.websocket_connect(path, headers=headers):
+            pass
+        assert refused.value.code == 1008, path
+    with http.websocket_connect(f"/ws?token={token}", headers={"origin": "http://127.0.0.1:1234"}) as ws:
+        assert _receive(ws, "state")["fen"] == congo.STARTING_FEN
+
+
+def test_oversized_messages_close_the_socket(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        _receive(ws, "state")
+        ws.send_text(json.dumps({"type": "load", "text": "x" * (MAX_MESSAGE + 1)}))
+        with pytest.raises(WebSocketDisconnect) as closed:
+            _receive(ws, "never sent")
+        assert closed.value.code == 1009
+
+
+def test_moves_are_validated_by_the_server(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        assert _receive(ws, "state")["fen"] == CHAIN_FEN
+        for bad in (
+            {"type": "move", "move": "b1b4"},
+            {"type": "move", "move": 7},
+            {"type": "path", "path": ["z9"]},
+        ):
+            ws.send_json(bad)
+            assert "message" in _receive(ws, "error")
+        ws.send_json({"type": "nonsense"})
+        assert "unknown" in _receive(ws, "error")["message"]
+        ws.send_text("not json")
+        _receive(ws, "error")
+        # A click on a square with no move: nothing selected.
+        ws.send_json({"type": "path", "path": ["a4"]})
+        assert _receive(ws, "choices")["path"] == []
+        # The chain, jump by jump.
+        ws.send_json({"type": "path", "path": ["b1"]})
+        first = _receive(ws, "choices")
+        assert first["targets"] == ["a1", "a2", "b2", "c1", "d3"]
+        assert not first["stop"]
+        ws.send_json({"type": "path", "path": ["b1", "d3"]})
+        middle = _receive(ws, "choices")
+        assert (middle["targets"], middle["stop"]) == (["f5"], True)
+        ws.send_json({"type": "path", "path": ["b1", "d3", "f5", "d7"]})
+        state = _receive(ws, "state")  # published to every tab before the reply to this one
+        assert _receive(ws, "choices")["played"] == "b1d3f5d7"
+        assert state["result"] == "1-0"
+        assert state["moves"] == [{"ply": 1, "uci": "b1d3f5d7", "san": "Mxd3xf5xd7#", "variations": []}]
+        # The game is over: no more moves.
+        ws.send_json({"type": "move", "move": "d7d6"})
+        assert "over" in _receive(ws, "error")["message"]
+        # Typed moves in all three notations.
+        ws.send_json({"type": "fen", "fen": CHAIN_FEN})
+        _receive(ws, "state")
+        for text in ("Mxd3xf5", "b1d3f5", "b1-d3-f5"):
+            ws.send_json({"type": "goto", "ply": 0})
+            _receive(ws, "state")
+            ws.send_json({"type": "move", "move": text})
+            assert _receive(ws, "state")["moves"][0]["uci"] == "b1d3f5"
+        ws.send_json({"type": "fen", "fen": "not a fen"})
+        _receive(ws, "error")
+
+
+def test_analysis_lines_and_best_move(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        _receive(ws, "state")
+        ws.send_json({"type": "multipv", "count": 2})
+        analysis = _receive(ws, "analysis")
+        while len(analysis["lines"]) < 2 or analysis["fen"] != CHAIN_FEN:
+            analysis = _receive(ws, "analysis")
+        assert analysis["lines"][0]["pv"].split()[0] == "b1d3f5d7"
+        assert analysis["score"] == "#1"
+        assert analysis["best"] == "b1d3f5d7"
+        assert 'class="arrow"' in analysis["svg_white"]
+        ws.send_json({"type": "best"})
+        assert _receive(ws, "state")["result"] == "1-0"
+        ws.send_json({"type": "multipv", "count": 5})
+        _receive(ws, "error")
+
+
+def test_import_congo_does_not_import_the_server() -> None:
+    code = (
+        "import sys, congo, congo.svg\n"
+        "print(any(m.split('.')[0] in ('starlette', 'uvicorn') for m in sys.modules))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_records_load_and_save(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    board = congo.Board()
+    for uci in ("c2c3", "c6c5", "d1c2"):
+        board.push_uci(uci)
+    record = str(pgn.Game.from_board(board))
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        _receive(ws, "state")
+        ws.send_json({"type": "load", "text": record})
+        state = _receive(ws, "state")
+        assert [m["uci"] for m in state["moves"]] == ["c2c3", "c6c5", "d1c2"]
+        assert state["cursor"] == 0
+        ws.send_json({"type": "goto", "ply": 2})
+        assert _receive(ws, "state")["cursor"] == 2
+        ws.send_json({"type": "save"})
+        saved = pgn.read_game(io.StringIO(_receive(ws, "record")["text"]))
+        assert saved is not None
+        assert [m.uci() for m in saved.mainline_moves()] == ["c2c3", "c6c5", "d1c2"]
+        ws.send_json({"type": "load", "text": "1. Zz9 *"})
+        _receive(ws, "error")
+
+
+def test_variations_are_kept_and_saved(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        _receive(ws, "state")
+        for message in (
+            {"type": "move", "move": "b1b2"},
+            {"type": "move", "move": "e6e7"},
+            {"type": "goto", "ply": 0},
+            {"type": "move", "move": "b1d3"},
+        ):
+            ws.send_json(message)
+            state = _receive(ws, "state")
+        # The new move is shown, the first line is kept as a variation at ply 1.
+        assert [m["uci"] for m in state["moves"]] == ["b1d3"]
+        assert state["moves"][0]["variations"] == [{"uci": "b1b2", "san": "Mb2"}]
+        ws.send_json({"type": "variation", "ply": 1, "uci": "b1b2"})
+        state = _receive(ws, "state")
+        assert [m["uci"] for m in state["moves"]] == ["b1b2", "e6e7"]
+        assert state["cursor"] == 1
+        ws.send_json({"type": "variation", "ply": 1, "uci": "b1c1"})
+        _receive(ws, "error")
+        ws.send_json({"type": "save"})
+        saved = pgn.read_game(io.StringIO(_receive(ws, "record")["text"]))
+        assert saved is not None
+        assert [m.uci() for m in saved.mainline_moves()] == ["b1b2", "e6e7"]
+        assert [child.move.uci() for child in saved.variations] == ["b1b2", "b1d3"]
+        # Taking back removes the last move of the line shown.
+        ws.send_json({"type": "goto", "ply": 2})
+        _receive(ws, "state")
+        ws.send_json({"type": "takeback"})
+        assert [m["uci"] for m in _receive(ws, "state")["moves"]] == ["b1b2"]
+
+
+def test_play_mode_engine_replies_and_takeback(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&mode=play&side=white&limit=nodes:200") as ws:
+        state = _receive(ws, "state")
+        assert (state["mode"], state["side"]) == ("play", "white")
+        ws.send_json({"type": "move", "move": "c2c3"})
+        while len(state["moves"]) < 2:
+            state = _receive(ws, "state")
+        assert state["turn"] == "w"
+        ws.send_json({"type": "takeback"})
+        assert _receive(ws, "state")["moves"] == []
+        ws.send_json({"type": "resign"})
+        assert _receive(ws, "state")["result"] == "0-1"
+    # Playing Black: the engine opens.
+    with http.websocket_connect(f"/ws?token={token}&mode=play&side=black&limit=depth:2") as ws:
+        state = _receive(ws, "state")
+        while not state["moves"]:
+            state = _receive(ws, "state")
+        assert (state["side"], state["turn"]) == ("black", "b")
+
+
+def test_tablebase_results_are_shown(tmp_path: Path) -> None:
+    from congo import tablebase
+
+    given = os.environ.get("CONGO_TEST_TABLEBASES")
+    directory = Path(given) if given else tmp_path
+    if not given:
+        tablebase.generate(directory, men=3)
+    app, _, token = _test_app(tablebase=str(directory))
+    with TestClient(app) as http:
+        with http.websocket_connect(f"/ws?token={token}&fen=7/7/2l4/7/Z6/3L3/7 w 1") as ws:
+            found = _receive(ws, "state")["tablebase"]
+            assert found["wdl"] == "win"
+            assert found["text"].startswith("White wins")
+        with http.websocket_connect(f"/ws?token={token}") as ws:
+            assert _receive(ws, "state")["tablebase"] is None  # the start: too many men
+
+
+def test_match_watch_streams_to_the_end() -> None:
+    app, hub, token = _test_app()
+    hub.match = MatchWatch("random", "greedy", games=2, time_control="60+1")
+    with TestClient(app) as http, http.websocket_connect(f"/ws?token={token}&view=match") as ws:
+        message = _receive(ws, "match")
+        clocks = []
+        while not message["done"]:
+            clocks.append(message["current"].get("clocks"))
+            message = _receive(ws, "match")
+        clocks.append(message["current"].get("clocks"))  # the match may be over before the tab came
+        assert any(clock and clock["white"] > 0 and clock["black"] > 0 for clock in clocks)
+        assert message["games"] == 2
+        first, second = (float(x) for x in message["score"].split("-"))
+        assert first + second == 2
+        assert all(game["result"] in ("1-0", "0-1", "1/2-1/2") for game in message["finished"])
+
+
+def test_congo_serve_prints_its_url_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    import signal
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "congo", "serve", "--port", "0", "--no-browser"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:")
+        assert "token=" in url
+        port = int(url.split(":")[2].split("/")[0])
+        assert port > 0
+        import urllib.request
+
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(url) as response:
+                    assert response.status == 200
+                break
+            except OSError:
+                time.sleep(0.1)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(30) == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_binding_beyond_loopback_warns(tmp_path: Path) -> None:
+    from congo.cli.serve import _is_loopback
+
+    assert _is_loopback("127.0.0.1")
+    assert _is_loopback("::1")
+    assert _is_loopback("localhost")
+    assert not _is_loopback("0.0.0.0")
+    assert not _is_loopback("192.168.1.4")
+
+
+# -- the page in Chromium -------------------------------------------------------------------------
+
+
+class Server:
+    """The app served by uvicorn on a free loopback port, in a thread of the test process."""
+
+    def __init__(self, hub_setup: Any = None) -> None:
+        app, self.hub, self.token = create_app(Settings(analysis_limit=Limit(time=20.0)))
+        if hub_setup is not None:
+            hub_setup(self.hub)
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                break
+            time.sleep(0.05)
+        self.sock = sock
+
+    def url(self, **query: str) -> str:
+        from urllib.parse import urlencode
+
+        return f"http://127.0.0.1:{self.port}/?{urlencode({'token': self.token, **query})}"
+
+    def close(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+        self.sock.close()
+
+
+if MISSING_BROWSER is None:
+    from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    running = Server()
+    yield running
+    running.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if MISSING_BROWSER is not None:
+        pytest.fail(f"browser tests cannot run under CI: {MISSING_BROWSER}")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, device_scale_factor=1)
+    opened = context.new_page()
+    opened.set_default_timeout(30_000)
+    expect.set_options(timeout=30_000)
+    yield opened
+    context.close()
+
+
+def shot(page: Page, name: str) -> bytes:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    data = page.screenshot(type="png")
+    (SHOTS / f"{name}.png").write_bytes(data)
+    return data
+
+
+def board_image(page: Page) -> Any:
+    from tests.test_browser import Image
+
+    # A clip of the page rather than the element: the analysis may redraw the board meanwhile.
+    box = page.locator("#svg").bounding_box()
+    assert box is not None
+    return Image(page.screenshot(type="png", clip=box))
+
+
+def probe(image: Any, x: float, y: float) -> tuple[int, int, int]:
+    """The pixel at (x, y) in the SVG's own units (355 wide with coordinates), whatever its size."""
+    scale = image.width / (7 * congo.svg.SQUARE_SIZE + 40)
+    return image.pixel(x * scale, y * scale)  # type: ignore[no-any-return]
+
+
+def square(page: Page, name: str) -> Any:
+    return page.locator(f'#board [data-square="{name}"]')
+
+
+def open_board(page: Page, server: Server, **query: str) -> None:
+    page.goto(server.url(**query))
+    expect(page.locator("#board")).to_have_attribute("data-fen", query.get("fen", congo.STARTING_FEN))
+
+
+def moves(page: Page) -> list[str]:
+    return [
+        str(x) for x in page.locator("[data-moves] [data-ply]").evaluate_all("e => e.map(x => x.dataset.uci)")
+    ]
+
+
+@needs_browser
+def test_click_move_and_illegal_click(page: Page, server: Server) -> None:
+    open_board(page, server, fen=congo.STARTING_FEN)
+    expect(square(page, "b1")).to_have_attribute("aria-label", "b1, white monkey")
+    expect(page.locator("[data-turn]").first).to_have_attribute("data-turn", "w")
+    shot(page, "start")
+    # An illegal click changes nothing.
+    square(page, "c2").click()
+    expect(square(page, "c3")).to_have_class("target")
+    square(page, "c5").click()
+    expect(square(page, "c3")).not_to_have_class("target")
+    expect(page.locator("#board")).to_have_attribute("data-fen", congo.STARTING_FEN)
+    assert moves(page) == []
+    # A legal one plays.
+    square(page, "c2").click()
+    square(page, "c3").click()
+    expect(page.locator("#board")).to_have_attribute("data-turn", "b")
+    expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "c2c3")
+    expected = congo.Board()
+    expected.push_uci("c2c3")
+    expect(page.locator("#board")).to_have_attribute("data-fen", expected.fen())
+    # Last-move tint on c2 (yellow over the square).
+    from tests.test_browser import centre, is_highlight
+
+    image = board_image(page)
+    x, y = centre(congo.C2, margin=20)
+    assert is_highlight(probe(image, x - 15, y - 15)), probe(image, x - 15, y - 15)
+
+
+@needs_browser
+def test_drag_move(page: Page, server: Server) -> None:
+    open_board(page, server, fen=congo.STARTING_FEN)
+    square(page, "e2").drag_to(square(page, "e3"))
+    expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "e2e3")
+    # While a piece is dragged its targets show; dropped on one, it moves there.
+    start, end = square(page, "e6").bounding_box(), square(page, "e5").bounding_box()
+    assert start is not None
+    assert end is not None
+    page.mouse.move(start["x"] + 20, start["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(start["x"] + 20, start["y"] + 40, steps=3)
+    expect(square(page, "e5")).to_have_class("target")
+    page.mouse.move(end["x"] + 20, end["y"] + 20, steps=3)
+    page.mouse.up()
+    expect(page.locator('[data-moves] [data-ply="2"]')).to_have_attribute("data-uci", "e6e5")
+
+
+@needs_browser
+def test_monkey_chain_that_takes_the_lion_ends_at_once(page: Page, server: Server) -> None:
+    open_board(page, server, fen=CHAIN_FEN)
+    for name in ("b1", "d3", "f5", "d7"):
+        square(page, name).click()
+    expect(page.locator("[data-result]")).to_have_attribute("data-result", "1-0")
+    expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1d3f5d7")
+    from tests.test_browser import centre, is_chain
+
+    image = board_image(page)
+    for a, b in ((congo.B1, congo.D3), (congo.D3, congo.F5)):
+        (x1, y1), (x2, y2) = centre(a, margin=20), centre(b, margin=20)
+        assert is_chain(probe(image, (x1 + x2) / 2, (y1 + y2) / 2))
+
+
+@needs_browser
+def test_monkey_chain_stopped_half_way(page: Page, server: Server) -> None:
+    open_board(page, server, fen=CHAIN_FEN)
+    square(page, "b1").click()
+    square(page, "d3").click()
+    stop = page.locator("[data-stop]")
+    expect(stop).to_be_visible()
+    expect(square(page, "f5")).to_have_class("target")
+    shot(page, "mid-chain")
+    from tests.test_browser import centre, is_chain
+
+    image = board_image(page)
+    (x1, y1), (x2, y2) = centre(congo.B1, margin=20), centre(congo.D3, margin=20)
+    assert is_chain(probe(image, (x1 + x2) / 2, (y1 + y2) / 2))
+    stop.click()
+    expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1d3")
+    expect(stop).to_be_hidden()
+    # Esc cancels a chain half way.
+    page.locator("#first").click()
+    expect(page.locator("#board")).to_have_attribute("data-fen", CHAIN_FEN)
+    square(page, "b1").click()
+    square(page, "d3").click()
+    expect(stop).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(stop).to_be_hidden()
+    expect(page.locator("#board")).to_have_attribute("data-fen", CHAIN_FEN)
+
+
+@needs_browser
+def test_typed_moves_and_keyboard_squares(page: Page, server: Server) -> None:
+    open_board(page, server, fen=CHAIN_FEN)
+    page.locator("#typed").fill("Mxd3x")
+    expect(page.locator("#typed-list li")).to_have_count(3)
+    page.locator("#typed").press("Enter")  # a prefix is not a move: an error, nothing played
+    expect(page.locator("#error")).not_to_be_empty()
+    page.locator("#typed").fill("b1-d3-f5")
+    page.locator("#typed").press("Enter")
+    expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1d3f5")
+    # Keyboard: focus a square, move with the arrows, select with Enter.
+    page.locator("#first").click()
+    expect(page.locator("#board")).to_have_attribute("data-fen", CHAIN_FEN)
+    square(page, "d1").focus()
+    page.keyboard.press("Enter")
+    expect(square(page, "d2")).to_have_class("target")
+    page.keyboard.press("ArrowUp")
+    expect(square(page, "d2")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "d1d2")
+    expect(page.locator("[aria-live]")).not_to_be_empty()
+
+
+@needs_browser
+def test_shortcuts_flip_and_best_move(page: Page, server: Server) -> None:
+    open_board(page, server, fen=CHAIN_FEN)
+    a1 = square(page, "a1")
+    below = a1.bounding_box()
+    page.locator("h1").click()
+    page.keyboard.press("f")
+    page.wait_for_function(
+        "y => document.querySelector('#board [data-square=a1]').getBoundingClientRect().top < y",
+        arg=below["y"] if below else 0,
+    )
+    page.keyboard.press("f")
+    page.wait_for_function("() => +document.querySelector('#analysis').dataset.depth >= 2")
+    page.keyboard.press(" ")
+    expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1d3f5d7")
+    expect(page.locator("[data-result]")).to_have_attribute("data-result", "1-0")
+    expect(page.locator("[aria-live]")).to_contain_text("1-0")
+
+
+@needs_browser
+def test_phone_viewport_with_touch(browser: Browser, server: Server) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=1, has_touch=True, is_mobile=True
+    )
+    try:
+        phone = context.new_page()
+        phone.goto(server.url(fen=CHAIN_FEN))
+        expect(phone.locator("#board")).to_have_attribute("data-fen", CHAIN_FEN)
+        square(phone, "d1").tap()
+        square(phone, "d2").tap()
+        expect(phone.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "d1d2")
+        shot(phone, "phone")
+    finally:
+        context.close()
+
+
+@needs_browser
+def test_analysis_depth_rises_and_restarts_after_a_move(page: Page, server: Server) -> None:
+    open_board(page, server, fen=congo.STARTING_FEN, mode="analyse")
+    panel = page.locator("#analysis")
+    page.wait_for_function("() => +document.querySelector('#analysis').dataset.depth >= 4")
+    assert panel.get_attribute("data-pv")
+    assert panel.get_attribute("data-score")
+    shot(page, "analysis")
+    square(page, "c2").click()
+    square(page, "c3").click()
+    expected = congo.Board()
+    expected.push_uci("c2c3")
+    expect(panel).to_have_attribute("data-fen", expected.fen())
+    page.wait_for_function(
+        "fen => { const p = document.querySelector('#analysis');"
+        " return p.dataset.fen === fen && +p.dataset.depth >= 3; }",
+        arg=expected.fen(),
+    )
+    # The line is one of the new position's.
+    first = str(panel.get_attribute("data-pv")).split()[0]
+    assert first in {move.uci() for move in expected.legal_moves}
+
+
+@needs_browser
+def test_engine_replies_in_play_mode(page: Page, server: Server) -> None:
+    open_board(page, server, mode="play", side="white", limit="nodes:200")
+    square(page, "c2").click()
+    square(page, "c3").click()
+    expect(page.locator('[data-moves] [data-ply="2"]')).to_have_count(1)
+    expect(page.locator("#board")).to_have_attribute("data-turn", "w")
+    shot(page, "play")
+    page.locator("#resign").click()
+    expect(page.locator("[data-result]")).to_have_attribute("data-result", "0-1")
+
+
+@needs_browser
+def test_record_loaded_and_navigated_with_arrow_keys(page: Page, server: Server, tmp_path: Path) -> None:
+    board = congo.Board()
+    fens = [board.fen()]
+    for uci in ("c2c3", "c6c5", "d1c2", "e6e5"):
+        board.push_uci(uci)
+        fens.append(board.fen())
+    record = tmp_path / "game.pgn"
+    record.write_text(str(pgn.Game.from_board(board)), encoding="utf-8")
+    open_board(page, server, fen=CHAIN_FEN)
+    page.locator("[data-load]").set_input_files(str(record))
+    expect(page.locator("[data-moves] [data-ply]")).to_have_count(4)
+    expect(page.locator("#board")).to_have_attribute("data-fen", fens[0])
+    page.locator("h1").click()
+    for ply in (1, 2, 3):
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("#board")).to_have_attribute("data-fen", fens[ply])
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#board")).to_have_attribute("data-fen", fens[2])
+    page.keyboard.press("End")
+    expect(page.locator("#board")).to_have_attribute("data-fen", fens[4])
+    page.keyboard.press("Home")
+    expect(page.locator("#board")).to_have_attribute("data-fen", fens[0])
+    page.locator('[data-moves] [data-ply="3"]').click()
+    expect(page.locator("#board")).to_have_attribute("data-fen", fens[3])
+    # Save: a download of the record.
+    with page.expect_download() as download:
+        page.locator("#save").click()
+    saved = Path(download.value.path()).read_text(encoding="utf-8")
+    game = pgn.read_game(io.StringIO(saved))
+    assert game is not None
+    assert [m.uci() for m in game.mainline_moves()] == ["c2c3", "c6c5", "d1c2", "e6e5"]
+
+
+@needs_browser
+def test_two_tabs_stay_in_sync(browser: Browser, page: Page, server: Server) -> None:
+    open_board(page, server, fen=CHAIN_FEN)
+    page.wait_for_function("() => location.search.includes('game=')")
+    other = page.context.new_page()
+    other.goto(page.url)
+    expect(other.locator("#board")).to_have_attribute("data-fen", CHAIN_FEN)
+    square(page, "b1").click()
+    square(page, "b2").click()
+    expect(other.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1b2")
+    expect(other.locator("#board")).to_have_attribute(
+        "data-fen", str(page.locator("#board").get_attribute("data-fen"))
+    )
+    other.locator("#first").click()
+    expect(page.locator("#board")).to_have_attribute("data-fen", CHAIN_FEN)
+    # Another first move starts a variation; the first line stays one click away, in both tabs.
+    square(page, "b1").click()
+    square(page, "a1").click()
+    expect(other.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1a1")
+    variation = other.locator('[data-moves] [data-variation="1"]')
+    expect(variation).to_have_attribute("data-uci", "b1b2")
+    variation.click()
+    expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1b2")
+
+
+@needs_browser
+def test_match_streamed_to_its_end(page: Page) -> None:
+    def setup(hub: Any) -> None:
+        hub.match = MatchWatch("random", "greedy", games=2)
+
+    running = Server(setup)
+    try:
+        page.goto(running.url(mode="match"))
+        info = page.locator("[data-match-score]")
+        page.wait_for_function("() => document.querySelector('#m-board').dataset.fen !== ''")
+        shot(page, "match")
+        expect(info).to_have_attribute("data-games", "2", timeout=120_000)
+        first, second = (float(x) for x in str(info.get_attribute("data-match-score")).split("-"))
+        assert first + second == 2
+        expect(page.locator("#m-finished li")).to_have_count(2)
+    finally:
+        running.close()
