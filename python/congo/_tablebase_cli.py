@@ -118,7 +118,14 @@ def cmd_probe(args: argparse.Namespace) -> int:
     board = congo.Board(args.fen)
     dtm, wdl = tables.probe_dtm(board), tables.probe_wdl(board)
     if dtm is None or wdl is None:
-        print(f"not in the tables (they hold up to {tables.max_men} men)")
+        table = tables.table_of(board)
+        men = len(board.piece_map())
+        if table is None and men > tablebase.MAX_MEN:
+            print(f"not in the tables: {men} men, tables hold at most {tablebase.MAX_MEN}")
+        elif table is None:
+            print("not in the tables: a lion is missing (the game is over)")
+        else:
+            print(f"not in the tables: the table {table[0]} is missing from {args.dir or tables.directory}")
         return 3
     side = "White" if board.turn else "Black"
     print(f"{board.fen()}: {side} to move, {_describe(dtm, wdl)}")
