@@ -78,14 +78,16 @@ impl PyHistory {
         Ok(())
     }
 
-    /// `(board._position, a copy of the whole history or of its last `keep` moves)`, read in one step.
+    /// `(board._position, a copy of the whole history or of its last `keep` moves)`, read in one
+    /// step (`keep` as in `copy`).
     #[pyo3(signature = (board, keep = None))]
-    fn snapshot(&self, board: &Bound<'_, PyAny>, keep: Option<usize>) -> PyResult<(PyPosition, PyHistory)> {
+    fn snapshot(
+        &self,
+        board: &Bound<'_, PyAny>,
+        keep: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(PyPosition, PyHistory)> {
+        let history = self.copy(keep)?;
         let position = board.getattr(pyo3::intern!(board.py(), "_position"))?.cast_into::<PyPosition>()?;
-        let history = match keep {
-            None => self.clone(),
-            Some(keep) => PyHistory { inner: self.inner.tail(keep) },
-        };
         Ok((PyPosition { inner: position.get().inner }, history))
     }
 

@@ -45,10 +45,12 @@ pub(crate) fn run(
     if root_moves.is_empty() {
         return finished(None, start);
     }
-    // A move that captures the lion wins at once: no search can find better (the worst valid
-    // positions have thousands of them, and a search would spend its time on their siblings).
+    // Against the clock, a move that captures the lion is played at once: no search can find
+    // better (the worst valid positions have thousands of them, and a search would spend its time
+    // on their siblings). Depth and node limits search as asked.
     let lion = pos.board().by_piece(Piece::new(Role::Lion, !pos.turn()));
-    if options.multipv <= 1 && !options.ponder {
+    let timed = limits.time.is_some() || limits.clock.is_some();
+    if timed && options.multipv <= 1 && !options.ponder {
         if let Some(&m) = root_moves.iter().find(|m| (m.captured & lion).any()) {
             return immediate_win(m, start, on_info);
         }
