@@ -1,7 +1,7 @@
 """Analysis at scale: analyse_many with 1 and 2 workers, Ray against threads, and record reading.
 
     python benches/analysis.py                     # everything (a few minutes)
-    python benches/analysis.py --only workers      # or: ray, records
+    python benches/analysis.py --only workers      # or: ray, records, long
     python benches/analysis.py --positions 1000 --nodes 20000 --games 100000
 
 * ``workers``: positions analysed per second at a fixed node count with 1 and 2 workers, and the
@@ -13,6 +13,11 @@
   the tree's nodes are made when first used), the same with the tree walked (``game.end()``),
   ``read_headers`` and ``skip_game`` over a file of ``--games`` games (random games of up to 120
   plies with the seven tags, written once and read back).
+
+* ``long``: annotating one game of ``--plies`` plies (10,000; random moves that do not end the
+  game) against as many positions in four-ply games, one worker, 50 nodes a position: the cost per
+  position of a long game should be that of a short one (it was quadratic: each position replayed
+  the whole game in Python).
 
 The machine's load average is printed first: the figures mean little on a machine busy with other
 work. Build in release mode first (``pip install .``).
@@ -149,11 +154,59 @@ def bench_records(games: int) -> dict[str, float]:
     return rates
 
 
+def long_game(plies: int, seed: int = 5) -> congo.pgn.Game:
+    """A game of ``plies`` random moves, none of which ends it (lions are not captured)."""
+    rng = random.Random(seed)
+    board = congo.Board()
+    while len(board.move_stack) < plies:
+        moves = list(board.legal_moves)
+        rng.shuffle(moves)
+        for move in moves:
+            board.push(move)
+            if board.outcome() is None and any(True for _ in board.legal_moves):
+                break
+            board.pop()
+        else:
+            raise RuntimeError("no move keeps the game going")
+    return congo.pgn.Game.from_board(board)
+
+
+def short_games(count: int, seed: int = 5) -> list[congo.pgn.Game]:
+    rng = random.Random(seed)
+    games = []
+    for _ in range(count):
+        board = congo.Board()
+        for _ in range(4):
+            board.push(rng.choice(list(board.legal_moves)))
+        games.append(congo.pgn.Game.from_board(board))
+    return games
+
+
+def bench_long(plies: int) -> dict[str, float]:
+    from congo.annotate import annotate_games
+
+    limit = congo.Limit(nodes=50)
+    game = long_game(plies)
+    games = short_games(plies // 4)
+    figures = {
+        "long": timed(lambda: list(annotate_games([game], limit, workers=1))),
+        "short": timed(lambda: list(annotate_games(games, limit, workers=1))),
+    }
+    print(
+        f"  one game of {plies:,} plies: {figures['long']:.1f} s; {plies // 4:,} games of 4 plies "
+        f"({plies // 4 * 5:,} positions): {figures['short']:.1f} s; "
+        f"per position {1e6 * figures['long'] / (plies + 1):.0f} against "
+        f"{1e6 * figures['short'] / (plies // 4 * 5):.0f} µs"
+    )
+    return figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--only", choices=["workers", "ray", "records"])
+    parser.add_argument("--only", choices=["workers", "ray", "records", "long"])
+    parser.add_argument("--plies", type=int, default=10_000)
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--nodes", type=int, default=20_000)
     parser.add_argument("--games", type=int, default=100_000)
@@ -171,6 +224,9 @@ def main() -> int:
     if args.only in (None, "records"):
         print("record reading:")
         bench_records(args.games)
+    if args.only in (None, "long"):
+        print("annotating a long game against short ones:")
+        bench_long(args.plies)
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

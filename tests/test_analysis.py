@@ -58,6 +58,40 @@ def test_results_equal_a_one_by_one_loop_for_any_worker_count(limit: Limit) -> N
         assert [key(r) for r in congo.analyse_many(boards, limit, workers=workers)] == expected
 
 
+def test_long_games_with_repetitions_give_the_results_of_a_loop() -> None:
+    """The history handed to the workers is the end of the game that can repeat (taken by the
+    core, not replayed in Python): the results equal a loop over the whole boards, also where a
+    repetition decides the score, and through a pickle (as to a Ray actor)."""
+    import pickle
+
+    fen = "gmelecz/ppppppp/7/7/7/PPPPPPP/3L2Z w 1"
+    board = Board(fen)
+    boards = [board.copy()]
+    for _ in range(30):  # both zebras out and back: every position repeats
+        for uci in ("g1f3", "g7f5", "f3g1", "f5g7"):
+            board.push(board.parse_uci(uci))
+            boards.append(board.copy())
+    board.push(board.parse_uci("a2a3"))  # a pawn move: material unchanged, still repeatable
+    boards.append(board.copy())
+    limit = Limit(depth=3)
+    expected = [key(r) for r in one_by_one(boards, limit)]
+    assert any(r[1] == Score(cp=0) for r in expected)
+    assert [key(r) for r in congo.analyse_many(boards, limit, workers=2)] == expected
+    job = congo.analysis._job(boards[-1], limit, 1)
+    history = job[1]
+    assert history is not None
+    copy = pickle.loads(pickle.dumps(history))
+    assert copy.moves() == history.moves()
+    assert copy.root(job[0]) == history.root(job[0])
+    # After a capture only the moves since it are handed over.
+    captured = Board("7/7/2l4/7/Z6/3L3/7 w 1")
+    for uci in ("a3c2", "c5c6", "c2a3", "c6c5"):
+        captured.push(captured.parse_uci(uci))
+    taken = Board("7/7/3l3/7/7/3L3/Z6 w 1")
+    assert len(congo.analysis._job(taken, limit, 1)[1] or []) == 0
+    assert len(congo.analysis._job(captured, limit, 1)[1] or []) == 4
+
+
 def test_multipv_gives_the_engines_lines_equal_to_a_loop() -> None:
     boards = random_boards(8, seed=3)
     limit = Limit(nodes=2000)

@@ -494,3 +494,150 @@ def test_the_documented_facts_are_those_of_the_tables(tables: Path) -> None:
                 assert line in facts, line
                 checked += 1
     assert checked > 80  # 64 tables, 7 pieces, the 7 × 7 duels, the classes and zugzwangs
+
+
+# -- damaged and foreign files ------------------------------------------------------------------------
+
+LZVL_WIN = "7/7/3l3/7/2Z4/7/4L2 w 1"
+
+
+@pytest.fixture
+def damaged(tables: Path, tmp_path: Path) -> Path:
+    """A copy of the tables up to three men with ``LZvL.ctb`` damaged: 0x04 XORed into every 7th
+    entry after the header, the header (and its checksum) intact."""
+    directory = tmp_path / "damaged"
+    directory.mkdir()
+    good = tablebase.open_tablebase(tables)
+    for name in good.materials():
+        if len(name) - 1 <= 3:
+            (directory / f"{name}.ctb").write_bytes((tables / f"{name}.ctb").read_bytes())
+    path = directory / "LZvL.ctb"
+    data = bytearray(path.read_bytes())
+    for at in range(64, len(data), 7):
+        data[at] ^= 0x04
+    path.write_bytes(bytes(data))
+    return directory
+
+
+def test_a_damaged_table_is_refused_with_its_name(damaged: Path, tb: tablebase.Tablebase) -> None:
+    assert tb.probe_dtm(LZVL_WIN) is not None
+    tables = tablebase.open_tablebase(damaged)
+    for probe in (tables.probe_dtm, tables.probe_wdl, tables.root_moves, tables.best_line, tables.best_move):
+        with pytest.raises(tablebase.TablebaseError, match=r"LZvL\.ctb.*checksum"):
+            probe(LZVL_WIN)
+    assert issubclass(tablebase.TablebaseError, ValueError)
+    # Once load_all has failed, the object still never serves the damaged table.
+    tables = tablebase.open_tablebase(damaged)
+    with pytest.raises(tablebase.TablebaseError, match=r"LZvL\.ctb"):
+        tables.load_all()
+    with pytest.raises(tablebase.TablebaseError, match=r"LZvL\.ctb"):
+        tables.probe_dtm(LZVL_WIN)
+    with pytest.raises(tablebase.TablebaseError):
+        tables.load_all()
+    # The other tables answer.
+    assert tables.probe_dtm("7/7/3l3/7/7/7/4L2 w 1") == 0
+
+
+def test_the_engine_and_the_commands_refuse_a_damaged_table(
+    damaged: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    engine = congo.Engine(hash_mb=8, tablebase_path=damaged)
+    with pytest.raises(tablebase.TablebaseError, match=r"LZvL\.ctb"):
+        engine.search(LZVL_WIN, congo.Limit(depth=3))
+    capsys.readouterr()
+    assert main(["analyse", "--fen", LZVL_WIN, "--depth", "3", "--tablebase", str(damaged)]) != 0
+    captured = capsys.readouterr()
+    assert "LZvL.ctb" in captured.err, captured
+    assert main(["tablebase", "probe", "--dir", str(damaged), LZVL_WIN]) != 0
+    assert "LZvL.ctb" in capsys.readouterr().err
+
+
+def test_annotate_refuses_a_damaged_table(
+    damaged: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import congo.pgn
+
+    board = congo.Board(LZVL_WIN)
+    board.push(next(iter(board.legal_moves)))
+    source = tmp_path / "game.pgn"
+    with open(source, "w", encoding="utf-8") as out:
+        congo.pgn.write_game(out, congo.pgn.Game.from_board(board))
+    target = tmp_path / "out.pgn"
+    code = main(["annotate", str(source), "--nodes", "200", "--tablebase", str(damaged), "-o", str(target)])
+    assert code != 0
+    assert "LZvL.ctb" in capsys.readouterr().err
+
+
+def test_the_protocol_reports_a_damaged_table(damaged: Path) -> None:
+    from tests.test_uci_server import Pipe
+
+    engine = Pipe()
+    try:
+        engine.send(f"setoption name TablebasePath value {damaged}")
+        assert engine.exchange("isready", "readyok")[0].startswith("info string tablebases: ")
+        engine.send(f"position fen {LZVL_WIN}")
+        lines = engine.exchange("go depth 3", "bestmove")
+        errors = [line for line in lines if line.startswith("info string error: ")]
+        assert errors, lines
+        assert "LZvL.ctb" in errors[0], errors
+        assert "checksum" in errors[0], errors
+        assert not any(" score mate 2 " in line for line in lines), lines
+        assert engine.close() == 0
+    finally:
+        if engine.process.poll() is None:
+            engine.process.kill()
+
+
+def test_generation_does_not_build_on_a_damaged_table(damaged: Path) -> None:
+    before = sorted(p.name for p in damaged.iterdir())
+    with pytest.raises(tablebase.TablebaseError, match=r"LZvL\.ctb.*--force"):
+        tablebase.generate(damaged, men=4)
+    assert sorted(p.name for p in damaged.iterdir()) == before  # nothing built on it
+    assert main(["tablebase", "generate", "--men", "4", "--dir", str(damaged)]) != 0
+
+
+def test_only_a_directory_of_regular_table_files_is_a_tablebase(tables: Path, tmp_path: Path) -> None:
+    import threading
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for directory in (empty, Path("/proc")):
+        with pytest.raises(tablebase.TablebaseError, match="holds no tables"):
+            tablebase.open_tablebase(directory)
+        with pytest.raises(tablebase.TablebaseError, match="holds no tables"):
+            congo.Engine(tablebase_path=directory)
+    with pytest.raises(FileNotFoundError, match=r"congo tablebase generate --men 4 --dir"):
+        tablebase.open_tablebase(tmp_path / "missing")
+    # A FIFO named like a table never blocks: it is refused at once.
+    fifo_dir = tmp_path / "fifo"
+    fifo_dir.mkdir()
+    (fifo_dir / "LZvL.ctb").write_bytes((tables / "LZvL.ctb").read_bytes())
+    os.mkfifo(fifo_dir / "X.ctb")
+    outcome: list[BaseException | None] = []
+
+    def open_it() -> None:
+        try:
+            tablebase.open_tablebase(fifo_dir)
+            outcome.append(None)
+        except BaseException as error:
+            outcome.append(error)
+
+    worker = threading.Thread(target=open_it, daemon=True)
+    worker.start()
+    worker.join(30)
+    assert outcome, "opening a directory with a FIFO blocked"
+    assert isinstance(outcome[0], tablebase.TablebaseError), outcome
+    assert "not a regular file" in str(outcome[0])
+
+
+def test_probe_names_the_missing_table(
+    tables: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    partial = tmp_path / "partial"
+    partial.mkdir()
+    (partial / "LvL.ctb").write_bytes((tables / "LvL.ctb").read_bytes())
+    assert tablebase.open_tablebase(partial).table_of(LZVL_WIN) == ("LZvL", False)
+    assert main(["tablebase", "probe", "--dir", str(partial), LZVL_WIN]) == 3
+    out = capsys.readouterr().out
+    assert "the table LZvL is missing" in out, out
+    assert "hold up to" not in out

@@ -180,10 +180,6 @@ def test_errors_are_info_strings_and_change_nothing(engine: Pipe) -> None:
     engine.send("position startpos moves c2c3")
     bad = [
         "hello",
-        "position fen 8/8/8 w 1",
-        "position fen 7/7/7/7/7/7/7 w 1",
-        "position startpos moves c2c3 c2c3",
-        "position startpos moves zz9",
         "setoption name Hash value -1",
         "setoption name Nope value 1",
         "setoption name Clear Hash value now",
@@ -206,6 +202,58 @@ def test_errors_are_info_strings_and_change_nothing(engine: Pipe) -> None:
     )
     searched(engine.exchange("stop", "bestmove"))
     assert engine.close() == 0
+
+
+def test_a_rejected_position_leaves_no_position_to_search(engine: Pipe) -> None:
+    """After a ``position`` that was rejected, a ``go`` is refused (``bestmove (none)``) instead of
+    searching the position before it."""
+    rejected = [
+        "position fen 8/8/8 w 1",
+        "position fen 7/7/7/7/7/7/7 w 1",
+        "position startpos moves c2c3 c2c3",
+        "position startpos moves zz9",
+        "position startpos moves " + "c2c3 c6c5 " * 120_000,  # a line over the 1 MiB limit
+    ]
+    for command in rejected:
+        engine.send("position startpos moves c2c3")
+        line = engine.exchange(command + "\nisready", "readyok")[0]
+        assert line.startswith("info string error: position"), (command[:40], line)
+        assert "no position" in line, line
+        assert engine.exchange("d", "info string")[-1].startswith("info string no position")
+        lines = engine.exchange("go depth 3", "bestmove")
+        assert lines[0].startswith("info string error: no position"), lines
+        assert not any(line.startswith("info depth") for line in lines), lines
+        assert lines[-1] == "bestmove (none)", lines
+    # The next valid position is searched as usual.
+    engine.send("position startpos")
+    _, best = searched(engine.exchange("go depth 2", "bestmove"))
+    assert best != "bestmove (none)"
+    assert engine.close() == 0
+
+
+@pytest.mark.parametrize("go", ["go", "go infinite", "go searchmoves a2a3", "go mate 50"])
+@pytest.mark.parametrize("close_stdout", [False, True])
+def test_the_end_of_input_stops_any_search_and_exits(go: str, close_stdout: bool) -> None:
+    process = subprocess.Popen(
+        ENGINE, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    try:
+        process.stdin.write(f"position startpos\n{go}\n".encode())
+        process.stdin.flush()
+        first = process.stdout.readline()
+        assert first.startswith(b"info depth"), first
+        if close_stdout:
+            process.stdout.close()
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+        if not close_stdout:
+            assert any(line.startswith(b"bestmove ") for line in process.stdout.read().splitlines())
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
 
 
 def test_stop_and_isready_are_answered_at_once_during_a_search(engine: Pipe) -> None:

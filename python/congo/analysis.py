@@ -29,11 +29,13 @@ to clear; enough for searches of a few million nodes).
 
 from __future__ import annotations
 
+import copyreg
 import functools
 import os
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import Callable, Literal, Union, overload
 
+from congo import _core
 from congo._core import Move, Position
 from congo.board import Board
 from congo.distributed import open_pool
@@ -48,9 +50,35 @@ DEFAULT_HASH_MB = 4
 PositionLike = Union[Board, Position, str]
 TablebaseLike = Union[Tablebase, str, "os.PathLike[str]"]
 
-_Job = tuple[str, tuple[Move, ...], Limit, int]
-"""A position to search, as a picklable snapshot: the FEN of its game's first position, the moves
-played since (so that the search knows which positions would repeat), the limit and ``multipv``."""
+_Job = tuple[Position, Union[_core.History, None], Limit, int]
+"""A position to search, as a picklable snapshot: the position, the end of its game's history that
+it could repeat (so that the search knows which positions would repeat: the moves since the last
+capture, drowning or promotion, copied by the core in time proportional to them, not to the game),
+the limit and ``multipv``."""
+
+
+def _rebuild_history(root: Position | None, moves: tuple[Move, ...]) -> _core.History:
+    history = _core.History()
+    if root is not None:
+        position = root
+        for move in moves:
+            position = history.push(position, move)
+    return history
+
+
+def _reduce_history(
+    history: _core.History,
+) -> tuple[
+    Callable[[Position | None, tuple[Move, ...]], _core.History], tuple[Position | None, tuple[Move, ...]]
+]:
+    """Pickles a history as its first position and its moves (for jobs sent to Ray actors)."""
+    if not len(history):
+        return _rebuild_history, (None, ())
+    root = history.root(Position())
+    return _rebuild_history, (root, tuple(history.moves()))
+
+
+copyreg.pickle(_core.History, _reduce_history)
 
 Analysis = Union[SearchResult, list[InfoDict]]
 """What :func:`analyse_many` yields per position."""
@@ -59,11 +87,12 @@ Analysis = Union[SearchResult, list[InfoDict]]
 def _job(position: PositionLike, limit: Limit, multipv: int) -> _Job:
     """A snapshot of one input, taken when it is read (a Board may change afterwards)."""
     if isinstance(position, Board):
-        return position.root().fen(), tuple(position.move_stack), limit, multipv
+        current = position.position
+        return current, position._history.repeatable(current), limit, multipv
     if isinstance(position, Position):
-        return position.fen(), (), limit, multipv
+        return position, None, limit, multipv
     if isinstance(position, str):
-        return Position(position).fen(), (), limit, multipv
+        return Position(position), None, limit, multipv
     raise TypeError(f"expected a congo.Board, Position or FEN string, got {type(position).__name__}")
 
 
@@ -77,10 +106,10 @@ def _make_engine(
 
 
 def _search(engine: Engine, job: _Job) -> Analysis:
-    fen, moves, limit, multipv = job
-    board = Board(fen)
-    for move in moves:
-        board.push(move)
+    position, history, limit, multipv = job
+    board = Board.from_position(position)
+    if history is not None:
+        board._history = history
     engine.clear()
     if multipv == 1:
         return engine.search(board, limit)

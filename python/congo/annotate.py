@@ -126,8 +126,12 @@ def annotate_game(game: Game, results: list[SearchResult], *, annotator: str) ->
     if len(results) != len(nodes) + 1:
         raise ValueError(f"{len(results)} searches for a game of {len(nodes)} moves")
     summaries = {True: PlayerSummary(), False: PlayerSummary()}
-    turn = game.board().turn
+    # One board walks the main line (a node's board() replays the game: quadratic in its length).
+    walk = game.board()
+    turn = walk.turn
     for i, node in enumerate(nodes):
+        if i:
+            walk.push(nodes[i - 1].move)
         before, after = results[i], results[i + 1]
         mover = turn if i % 2 == 0 else not turn
         node.set_eval(PovScore(after.score, not mover))
@@ -154,8 +158,7 @@ def annotate_game(game: Game, results: list[SearchResult], *, annotator: str) ->
             nag, word = NAG_DUBIOUS_MOVE, "Inaccuracy"
             summary.inaccuracies += 1
         node.nags.add(nag)
-        board = node.parent.board()
-        best_san = board.san(before.move)
+        best_san = walk.san(before.move)
         shift = f"{_eval_text(PovScore(best, mover))} → {_eval_text(PovScore(after.score, not mover))}"
         node.comment = (
             f"{node.comment} ({shift}) {word}: {100 * loss:.0f} points lost; {best_san} was best."
@@ -173,8 +176,9 @@ def _add_side_line(parent: GameNode, moves: list[congo.Move]) -> None:
     """Adds the engine's line as the last variation at ``parent`` (moves already known legal)."""
     if parent.has_variation(moves[0]):
         return
-    node = parent.add_variation(moves[0])
-    node.add_line(moves[1:])
+    node = parent._add(moves[0])
+    for move in moves[1:]:
+        node = node._add(move)
 
 
 def _positions(game: Game) -> Iterator[Board]:

@@ -121,12 +121,14 @@ class Board:
     def push(self, move: Move) -> None:
         """Plays a move. Raises :class:`~congo.IllegalMoveError` if it is not legal here (the board
         is unchanged) and ``TypeError`` if it is not a :class:`Move`."""
-        self._position = self._history.push(self._position, move)
+        # One call: the core reads the position, records the move and stores the new position
+        # without running Python code in between, so threads sharing a board never find the stack
+        # and the position out of step (see "Threads" in docs/api.md).
+        self._history.push_on(self, move)
 
     def pop(self) -> Move:
         """Takes back the last move and returns it. Raises ``IndexError`` on an empty stack."""
-        move, self._position = self._history.pop()
-        return move
+        return self._history.pop_on(self)
 
     def peek(self) -> Move:
         """The last move played. Raises ``IndexError`` on an empty stack."""
@@ -398,8 +400,7 @@ class Board:
         self._set_position(Position(f"{text} {side} {self.fullmove_number}"))
 
     def _set_position(self, position: Position) -> None:
-        self._position = position
-        self._history.clear()
+        self._history.reset_on(self, position)
 
     # -- end of game --------------------------------------------------------------------------
 
@@ -470,8 +471,7 @@ class Board:
             raise ValueError(f"stack must be non-negative, got {stack}")
         board = type(self).__new__(type(self))
         board.__dict__.update(self.__dict__)
-        board._position = self._position
-        board._history = self._history.copy(None if stack is True else int(stack))
+        board._position, board._history = self._history.snapshot(self, None if stack is True else int(stack))
         return board
 
     def __copy__(self: BoardT) -> BoardT:
@@ -484,7 +484,8 @@ class Board:
         """Pickles compactly: the root position and the moves (with any side to move or move number
         set by hand), plus a subclass's class and attributes. Loading replays the moves in Rust (see
         :func:`_unpickle`), so the move stack always leads to the position."""
-        root, history = self._history.encode(self._position)
+        position, snapshot = self._history.snapshot(self)
+        root, history = snapshot.encode(position)
         if type(self) is Board and len(self.__dict__) == 2:
             return _unpickle, (root, history)
         extra = {k: v for k, v in self.__dict__.items() if k != "_position" and k != "_history"}

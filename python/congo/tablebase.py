@@ -17,6 +17,11 @@ captures at once (RULES §8). The tables are generated in Rust on every core
 (:func:`verify`), and read table by table on first use. The search uses them when given a
 directory: ``congo.Engine(tablebase_path=...)``.
 
+A table is checked when it is first read (its checksum, its header, and that no entry is beyond
+the longest distance the header states). A table that fails is never used: probing a position of
+it raises :class:`TablebaseError` (a ``ValueError``) naming the file, for the object's whole life,
+and so does a search of :class:`congo.Engine` that reached it. Only regular files are tables.
+
 The file format and the facts the tables reveal are in ``docs/tablebase.md``.
 """
 
@@ -77,7 +82,10 @@ class Tablebase:
     """A directory of tables (``*.ctb`` files), each read when a position of it is first probed.
 
     Opening checks every file's header. Raises ``FileNotFoundError`` (an ``OSError``) if the
-    directory does not exist and :class:`TablebaseError` for a damaged or foreign table file.
+    directory does not exist (the message says how to generate tables), and
+    :class:`TablebaseError` for a damaged or foreign table file, a file named like a table that is
+    not a regular file (a FIFO, a directory) or a directory that holds no table. A table's entries
+    are checked when first read: a probe of a table that fails raises :class:`TablebaseError`.
     Probes are safe from several threads at once.
     """
 
@@ -105,7 +113,8 @@ class Tablebase:
         ``n``-th ply from now (1: it captures the lion now), ``-n`` it loses after ``n`` plies,
         ``0`` a draw (or a position already lost, where the side to move has no legal move:
         :meth:`probe_wdl` tells them apart). ``None`` if the position is not in the tables (too
-        many men, or a table missing)."""
+        many men, or a table missing: :meth:`table_of` names it). Raises :class:`TablebaseError`
+        if the position's table is damaged."""
         found = self._tb.probe(to_position(board))
         return None if found is None else found[1]
 
@@ -138,9 +147,15 @@ class Tablebase:
             raise ValueError(f"max_plies must not be negative, got {max_plies}")
         return self._tb.best_line(to_position(board), max_plies)
 
+    def table_of(self, board: PositionLike) -> tuple[str, bool] | None:
+        """The name of the table that covers a position (e.g. ``"LZvL"``) and whether it is in
+        the directory; ``None`` for a position with more men than any table holds."""
+        return self._tb.table_of(to_position(board))
+
     def load_all(self) -> None:
-        """Reads every table now and checks it against its checksum (otherwise a table is read,
-        unchecked, when first probed). Raises :class:`TablebaseError` for a damaged table."""
+        """Reads and checks every table now (otherwise each is read and checked when first probed).
+        Raises :class:`TablebaseError` for the first damaged table; a damaged table stays unusable
+        (its probes raise), the others are usable."""
         self._tb.load_all()
 
     def close(self) -> None:

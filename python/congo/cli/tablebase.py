@@ -158,13 +158,16 @@ def cmd_probe(args: argparse.Namespace) -> int:
     board = congo.Board(args.fen)
     dtm, wdl = tables.probe_dtm(board), tables.probe_wdl(board)
     if dtm is None or wdl is None:
-        count = len(board.piece_map())
-        if count > tables.max_men:
-            print(f"not in the tables (they hold up to {tables.max_men} men, this position has {count})")
+        table = tables.table_of(board)
+        men = len(board.piece_map())
+        if table is None and men > tablebase.MAX_MEN:
+            print(f"not in the tables: {men} men, tables hold at most {tablebase.MAX_MEN}")
+        elif table is None:
+            print("not in the tables: a lion is missing (the game is over)")
         else:
             print(
-                f"not in the tables: no table for this material in {tables.directory} "
-                f"(make it with: congo tablebase generate --men {count} --dir {tables.directory})"
+                f"not in the tables: the table {table[0]} is missing from {tables.directory} "
+                f"(make it with: congo tablebase generate --men {men} --dir {tables.directory})"
             )
         return EXIT_NOT_FOUND
     side = "White" if board.turn else "Black"

@@ -61,7 +61,8 @@ fn a_decided_position_has_no_move() {
 
 #[test]
 fn mate_and_clock_limits() {
-    let lines = run("position fen 7/4l2/7/4c2/7/2p4/1M1L3 w 1\ngo mate 1\n");
+    // (A `go mate` alone has no bound: the end of the input would stop it.)
+    let lines = run("position fen 7/4l2/7/4c2/7/2p4/1M1L3 w 1\ngo mate 1 depth 5\n");
     assert!(lines.iter().any(|l| l.contains("score mate 1")));
     assert_eq!(bestmove(&lines), "bestmove b1d3f5d7");
     let lines = run("position startpos\ngo wtime 500 btime 500 winc 10 binc 10 movestogo 5\n");
@@ -73,8 +74,6 @@ fn bad_input_is_answered_and_changes_nothing() {
     let lines = run(concat!(
         "position startpos moves c2c3\n",
         "flibbertigibbet\n",
-        "position fen not/a/fen w 1\n",
-        "position startpos moves c2c3 c2c3\n",
         "setoption name Threads value lots\n",
         "setoption name Nonsense value 1\n",
         "go depth 0\n",
@@ -82,10 +81,72 @@ fn bad_input_is_answered_and_changes_nothing() {
         "d\n",
     ));
     let errors = lines.iter().filter(|l| l.starts_with("info string error: ")).count();
-    assert_eq!(errors, 7, "{lines:#?}");
+    assert_eq!(errors, 5, "{lines:#?}");
     // The position is still the one after c2c3, and the rejected searches still got their bestmove.
     assert!(lines.iter().any(|l| l == "info string fen gmelecz/ppppppp/7/7/2P4/PP1PPPP/GMELECZ b 1"));
     assert_eq!(lines.iter().filter(|l| *l == "bestmove (none)").count(), 2);
+}
+
+#[test]
+fn a_rejected_position_leaves_no_position_to_search() {
+    for bad in
+        ["position fen not/a/fen w 1", "position startpos moves c2c3 c2c3", "position startpos moves zz9"]
+    {
+        let lines = run(&format!("position startpos moves c2c3\n{bad}\nd\ngo depth 2\n"));
+        assert!(lines[0].starts_with("info string error: position rejected: "), "{lines:#?}");
+        assert!(lines.iter().any(|l| l.starts_with("info string no position")), "{lines:#?}");
+        assert!(lines.iter().any(|l| l.starts_with("info string error: no position")), "{lines:#?}");
+        assert!(!lines.iter().any(|l| l.starts_with("info depth")), "{lines:#?}");
+        assert_eq!(bestmove(&lines), "bestmove (none)");
+        // The next valid position is searched as usual.
+        let lines = run(&format!("{bad}\nposition startpos\ngo depth 2\n"));
+        assert!(bestmove(&lines).starts_with("bestmove ") && bestmove(&lines) != "bestmove (none)");
+    }
+    // A position line too long to read is rejected too, without being held in memory whole.
+    let long = format!("position startpos moves {}\ngo depth 2\n", "c2c3 ".repeat(300_000));
+    let lines = run(&long);
+    assert!(lines[0].starts_with("info string error: position line of "), "{:?}", &lines[..1]);
+    assert_eq!(bestmove(&lines), "bestmove (none)");
+}
+
+#[test]
+fn the_end_of_input_stops_every_search_without_a_limit() {
+    for go in ["go", "go infinite", "go searchmoves a2a3", "go mate 50", "go ponder"] {
+        let start = std::time::Instant::now();
+        let lines = run(&format!("position startpos\n{go}\n"));
+        assert!(bestmove(&lines).starts_with("bestmove "), "{go}: {lines:#?}");
+        // Not a timing assertion: an unstopped search would run to its maximum depth (minutes).
+        assert!(start.elapsed() < std::time::Duration::from_secs(60), "{go}");
+    }
+}
+
+#[test]
+fn the_reader_reads_only_a_few_lines_ahead() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    /// Endless lines of 100 kB, counting the bytes handed out.
+    struct Lines(Arc<AtomicUsize>);
+    impl std::io::Read for Lines {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let done = self.0.load(Ordering::SeqCst);
+            let n = buf.len().min(4096);
+            for (i, b) in buf[..n].iter_mut().enumerate() {
+                *b = if (done + i) % 100_000 == 99_999 { b'\n' } else { b'x' };
+            }
+            self.0.fetch_add(n, Ordering::SeqCst);
+            Ok(n)
+        }
+    }
+    let read = Arc::new(AtomicUsize::new(0));
+    let receiver = uci::spawn_reader(Lines(Arc::clone(&read)));
+    let first = receiver.recv().unwrap();
+    assert!(matches!(first, uci::Input::Line(ref l) if l.len() == 99_999));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // Nobody takes the lines: the reader waits with at most INPUT_LINES of them (and the one it
+    // holds) read ahead, rather than read 40 MB (or 400 MB) into memory.
+    let ahead = read.load(Ordering::SeqCst);
+    assert!(ahead <= (uci::INPUT_LINES + 3) * 100_000, "{ahead} bytes read ahead");
+    drop(receiver);
 }
 
 #[test]

@@ -326,6 +326,9 @@ impl PyEngine {
         let pos = position.get().inner;
         let history = history.map(|h| h.borrow().inner.search_keys(&pos)).unwrap_or_default();
         let mut guard = self.lock()?;
+        // A table that fails its check during the search is not used, and the search raises.
+        let tables = guard.tablebase().cloned();
+        let failures_before = tables.as_ref().map_or(0, |t| t.failures());
         let engine: &mut Engine = &mut guard;
         let stop = &self.stop;
         let (result, error) = py.detach(move || {
@@ -362,6 +365,11 @@ impl PyEngine {
             return Err(error);
         }
         let result = result.ok_or_else(|| PyRuntimeError::new_err("the search thread failed"))?;
+        if let Some(tables) = tables.filter(|t| t.failures() != failures_before) {
+            if let Some(failure) = tables.failure() {
+                return Err(crate::tablebase::tablebase_error(failure));
+            }
+        }
         PySearchInfo::from_result(py, &result)
     }
 

@@ -44,6 +44,53 @@ impl PyHistory {
         Ok(PyPosition { inner: before.play_unchecked(&m) })
     }
 
+    /// `Board.push`: plays a legal move from `board._position`, records it and stores the position
+    /// after it in `board._position`, all in one step under the GIL (reading and writing a plain
+    /// attribute runs no Python code), so that threads sharing a board never see the stack and
+    /// the position out of step. Raises like `push`.
+    fn push_on(&mut self, board: &Bound<'_, PyAny>, mv: &Bound<'_, PyAny>) -> PyResult<()> {
+        let name = pyo3::intern!(board.py(), "_position");
+        let before = board.getattr(name)?.cast_into::<PyPosition>()?.get().inner;
+        let m = before.find_move(&move_arg(mv)?.path).map_err(|e| illegal_move_error(&e))?;
+        let after = Bound::new(board.py(), PyPosition { inner: before.play_unchecked(&m) })?;
+        board.setattr(name, after)?;
+        self.inner.push(m, before);
+        Ok(())
+    }
+
+    /// `Board.pop`: takes back the last move, stores the position before it in `board._position`
+    /// (in one step, as `push_on`) and returns the move. `IndexError` when empty.
+    fn pop_on(&mut self, board: &Bound<'_, PyAny>) -> PyResult<Py<PyMove>> {
+        let py = board.py();
+        let Some(&(m, before)) = self.inner.last() else {
+            return Err(PyIndexError::new_err("pop from an empty move stack"));
+        };
+        let object = PyMove::object(py, m.path)?;
+        board.setattr(pyo3::intern!(py, "_position"), Bound::new(py, PyPosition { inner: before })?)?;
+        self.inner.pop();
+        Ok(object)
+    }
+
+    /// Sets `board._position` and forgets the moves, in one step (as `push_on`).
+    fn reset_on(&mut self, board: &Bound<'_, PyAny>, position: &Bound<'_, PyPosition>) -> PyResult<()> {
+        board.setattr(pyo3::intern!(board.py(), "_position"), position)?;
+        self.inner.clear();
+        Ok(())
+    }
+
+    /// `(board._position, a copy of the whole history or of its last `keep` moves)`, read in one
+    /// step (`keep` as in `copy`).
+    #[pyo3(signature = (board, keep = None))]
+    fn snapshot(
+        &self,
+        board: &Bound<'_, PyAny>,
+        keep: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(PyPosition, PyHistory)> {
+        let history = self.copy(keep)?;
+        let position = board.getattr(pyo3::intern!(board.py(), "_position"))?.cast_into::<PyPosition>()?;
+        Ok((PyPosition { inner: position.get().inner }, history))
+    }
+
     /// Takes back the last move: `(move, position before it)`. `IndexError` when empty.
     fn pop(&mut self, py: Python<'_>) -> PyResult<(Py<PyMove>, PyPosition)> {
         let (m, before) =
@@ -87,6 +134,15 @@ impl PyHistory {
                 PyHistory { inner: self.inner.tail(usize::try_from(keep).unwrap_or(usize::MAX)) }
             }
         })
+    }
+
+    /// A copy of the last moves only, those whose positions `current` could repeat (since the last
+    /// capture, drowning or promotion): all that a search of `current` needs, taken in time
+    /// proportional to it rather than to the whole game.
+    fn repeatable(&self, current: &Bound<'_, PyPosition>) -> PyHistory {
+        let current = current.get().inner;
+        let keep = congo_core::rules::repetition::reachable(&current, self.inner.earlier()).count();
+        PyHistory { inner: self.inner.tail(keep) }
     }
 
     fn clear(&mut self) {

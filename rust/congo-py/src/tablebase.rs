@@ -75,9 +75,10 @@ impl PyTablebase {
     }
 
     /// `(wdl, dtm)` for the side to move (see `value`), or `None` outside the tables.
-    fn probe(&self, py: Python<'_>, position: &Bound<'_, PyPosition>) -> Option<(i8, i32)> {
+    /// Raises `TablebaseError` if the position's table failed its check.
+    fn probe(&self, py: Python<'_>, position: &Bound<'_, PyPosition>) -> PyResult<Option<(i8, i32)>> {
         let pos = position.get().inner;
-        py.detach(|| self.inner.probe_dtm(&pos)).map(value)
+        Ok(py.detach(|| self.inner.try_probe_dtm(&pos)).map_err(tablebase_error)?.map(value))
     }
 
     /// Every legal move with `(wdl, dtm)` of the position it leads to, from the mover's point of
@@ -88,7 +89,9 @@ impl PyTablebase {
         position: &Bound<'_, PyPosition>,
     ) -> PyResult<Option<Vec<RootMoveRow>>> {
         let pos = position.get().inner;
-        let Some(moves) = py.detach(|| self.inner.root_moves(&pos)) else { return Ok(None) };
+        let Some(moves) = py.detach(|| self.inner.try_root_moves(&pos)).map_err(tablebase_error)? else {
+            return Ok(None);
+        };
         let objects = MoveObjects::get(py)?;
         moves
             .into_iter()
@@ -109,9 +112,15 @@ impl PyTablebase {
         max_plies: usize,
     ) -> PyResult<Vec<Py<PyMove>>> {
         let pos = position.get().inner;
-        let line = py.detach(|| self.inner.best_line(&pos, max_plies));
+        let line = py.detach(|| self.inner.try_best_line(&pos, max_plies)).map_err(tablebase_error)?;
         let objects = MoveObjects::get(py)?;
         line.iter().map(|m| objects.object(py, m.path)).collect()
+    }
+
+    /// The name of the table that covers a position and whether it is present, or `None` for a
+    /// position with more men than any table holds.
+    fn table_of(&self, position: &Bound<'_, PyPosition>) -> Option<(String, bool)> {
+        self.inner.table_of(&position.get().inner).map(|(m, present)| (m.name(), present))
     }
 
     /// Reads every table now and checks its checksum.

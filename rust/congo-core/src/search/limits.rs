@@ -282,13 +282,24 @@ pub fn time_budget(clock: &GameClock, overhead: Duration) -> TimeBudget {
     TimeBudget { optimum, maximum }
 }
 
+/// The most a move may take from a game clock when its budget is spent before the first iteration
+/// is complete: the share of the time left (after the overhead) that one move may never exceed. A
+/// search with time left answers after a complete iteration, not with an unsearched move.
+pub fn first_iteration_limit(clock: &GameClock, overhead: Duration) -> Duration {
+    let left = clock.remaining.saturating_sub(overhead);
+    left.mul_f64(if clock.moves_to_go == Some(1) { LAST_MOVE_SHARE } else { MAX_SHARE })
+}
+
 /// The clock of one search: when it started, when it must end, and when starting another iteration
 /// is no longer worth it.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Clock {
     pub start: Instant,
-    /// Past this instant the search is aborted wherever it is.
+    /// Past this instant the search is aborted wherever it is (once an iteration is complete).
     pub hard: Option<Instant>,
+    /// Past this instant the search is aborted even before its first iteration is complete (at or
+    /// after `hard`: the budget of a low clock may be spent before depth 1 is).
+    pub first: Option<Instant>,
     /// Past this instant no new iteration starts: the next one would very likely not finish, and an
     /// unfinished iteration wastes the time it took.
     pub soft: Option<Instant>,
@@ -298,6 +309,8 @@ pub(crate) struct Clock {
     hard_after_ponderhit: Option<Duration>,
     /// The soft limit, kept aside while pondering.
     pondered_soft: Option<Instant>,
+    /// `first - hard`, kept aside while pondering.
+    first_extra: Duration,
 }
 
 /// Part of the time limit kept back for unwinding the search, joining helper threads and building
@@ -319,26 +332,36 @@ impl Clock {
         // The hard limit as a duration from the start (or from the ponder hit), the soft one as one
         // from the start; the tighter of a fixed time and a clock budget wins.
         let mut hard = limits.time.map(|t| t.saturating_sub(SAFETY_MARGIN).max(t / 2));
+        let mut first = hard;
         let mut soft = limits.time.map(|t| t.mul_f64(SOFT_FRACTION));
         if let Some(clock) = &limits.clock {
             let budget = time_budget(clock, overhead);
             hard = Some(hard.map_or(budget.maximum, |h| h.min(budget.maximum)));
+            let last_resort = first_iteration_limit(clock, overhead).max(budget.maximum);
+            first = Some(first.map_or(last_resort, |f| f.min(last_resort)));
             let clock_soft = budget.optimum.mul_f64(CLOCK_SOFT_FRACTION);
             soft = Some(soft.map_or(clock_soft, |s| s.min(clock_soft)));
         }
+        let first_extra = match (hard, first) {
+            (Some(h), Some(f)) => f.saturating_sub(h),
+            _ => Duration::ZERO,
+        };
         // `checked_add`: a limit too far in the future to represent is no limit at all.
         let soft = soft.and_then(|s| start.checked_add(s));
         if pondering {
             return Clock {
                 start,
                 hard: None,
+                first: None,
                 soft: None,
                 hard_after_ponderhit: Some(hard.unwrap_or(Duration::MAX)),
                 pondered_soft: soft,
+                first_extra,
             };
         }
         let hard = hard.and_then(|h| start.checked_add(h));
-        Clock { start, hard, soft, hard_after_ponderhit: None, pondered_soft: None }
+        let first = first.and_then(|f| start.checked_add(f));
+        Clock { start, hard, first, soft, hard_after_ponderhit: None, pondered_soft: None, first_extra }
     }
 
     /// When no new iteration should start, pondering or not (a ponder search that passes it keeps
@@ -356,6 +379,7 @@ impl Clock {
     pub fn ponderhit(&mut self, now: Instant) {
         if let Some(hard) = self.hard_after_ponderhit.take() {
             self.hard = now.checked_add(hard);
+            self.first = self.hard.and_then(|h| h.checked_add(self.first_extra));
             self.soft = self.pondered_soft.take();
         }
     }
@@ -455,6 +479,23 @@ mod tests {
         let limits = Limits { time: Some(Duration::from_secs(50)), ..Limits::clock(clock(60_000, 0, None)) };
         let c = Clock::new(start, &limits, Duration::ZERO, false);
         assert_eq!(c.hard, Some(start + Duration::from_millis(9600)));
+    }
+
+    #[test]
+    fn a_low_clock_still_allows_a_first_iteration() {
+        // 0.5 s left with 30 ms of overhead: the budget keeps the reserve for the moves to come
+        // (nothing to spend), but the first iteration may take up to 40 % of what is left.
+        let start = Instant::now();
+        let limits = Limits::clock(clock(500, 0, None));
+        let c = Clock::new(start, &limits, Duration::from_millis(30), false);
+        assert_eq!(c.hard, Some(start));
+        assert_eq!(c.first, Some(start + Duration::from_millis(470).mul_f64(0.4)));
+        // Out of time: nothing at all.
+        let c = Clock::new(start, &Limits::clock(clock(20, 0, None)), Duration::from_millis(30), false);
+        assert_eq!(c.first, Some(start));
+        // A fixed time: the same deadline for every iteration.
+        let c = Clock::new(start, &Limits::time(Duration::from_millis(100)), Duration::ZERO, false);
+        assert_eq!(c.first, c.hard);
     }
 
     #[test]

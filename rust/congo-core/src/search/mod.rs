@@ -422,6 +422,52 @@ mod tests {
         assert_send::<StopHandle>();
     }
 
+    /// The worst valid positions (tests/data/worst.suite): thousands of moves capture the lion.
+    const LION_CAPTURES: [&str; 5] = [
+        "1C1G3/1M1lMMM/3g1m1/GMmmmem/G2cMm1/2Scmzm/S2L1S1 w 1",
+        "3G3/1C1l1GC/1z1s3/ssmmmGM/1mMc1E1/smgeSMM/1S1L3 w 1",
+        "SM4G/1Z1lEG1/SS1m1e1/2mzmmm/1G1sMc1/SM1csmc/3L1C1 w 1",
+        "3l3/1s1G1P1/1g1MZMM/mgmCmC1/Mg1LGMG/zsmm1C1/1m1g3 w 1",
+        "1M1M1S1/PPlMMCM/2m1mP1/1eesmCC/1Mm1m2/1cmcg2/2m1L2 w 1",
+    ];
+
+    fn low_clock() -> Limits {
+        Limits::clock(GameClock { remaining: Duration::from_millis(500), ..GameClock::default() })
+    }
+
+    #[test]
+    fn a_search_with_time_left_takes_a_lion_capture() {
+        let mut engine = Engine::new(1, 16).unwrap();
+        for fen in LION_CAPTURES {
+            let pos = Position::from_fen(fen).unwrap();
+            let result = engine.search(&pos, &[], &low_clock(), &mut |_| {});
+            let best = result.best_move.expect("a move");
+            let lion = pos.board().by_piece(crate::piece::Piece::new(crate::piece::Role::Lion, !pos.turn()));
+            assert!((best.captured & lion).any(), "{fen}: {}", best.uci());
+            assert_eq!(result.score, Score::Mate(1), "{fen}");
+            assert!(result.depth >= 1, "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_search_with_time_left_completes_depth_one() {
+        // A low clock whose budget (after the reserve for the moves to come) is nothing: the first
+        // iteration is completed all the same.
+        let mut engine = Engine::new(1, 16).unwrap();
+        for fen in ["gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1", "7/7/2l4/7/Z6/3L3/7 w 1"] {
+            let pos = Position::from_fen(fen).unwrap();
+            let result = engine.search(&pos, &[], &low_clock(), &mut |_| {});
+            assert!(result.depth >= 1, "{fen}: {result:?}");
+            assert!(result.nodes > 0, "{fen}");
+            assert!(pos.find_move(&result.best_move.unwrap().path).is_ok());
+        }
+        // Out of time altogether: an answer at once, still a legal move.
+        let out = Limits::clock(GameClock { remaining: Duration::from_millis(5), ..GameClock::default() });
+        let pos = Position::start();
+        let result = engine.search(&pos, &[], &out, &mut |_| {});
+        assert!(pos.find_move(&result.best_move.unwrap().path).is_ok());
+    }
+
     #[test]
     fn bad_configurations_are_errors() {
         assert_eq!(Engine::new(0, 16).err(), Some(EngineError::Threads(0)));

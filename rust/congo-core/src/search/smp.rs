@@ -14,6 +14,7 @@ use super::worker::{RootMove, Shared, Worker};
 use super::{Engine, Line, SearchInfo, SearchOptions, SearchResult, MAX_MULTIPV};
 use crate::moves::{Move, Path};
 use crate::outcome::{Outcome, Termination};
+use crate::piece::{Piece, Role};
 use crate::position::Position;
 
 /// Runs a search on `engine.threads()` threads: the main worker on the calling thread, helpers on
@@ -40,9 +41,19 @@ pub(crate) fn run(
     }
     engine.tt.new_search();
     let clock = Clock::new(start, &limits, engine.move_overhead, options.ponder);
-    let root_moves = ordered_root_moves(engine, pos, options.root_moves.as_deref(), clock.hard);
+    let root_moves = ordered_root_moves(engine, pos, options.root_moves.as_deref(), clock.first);
     if root_moves.is_empty() {
         return finished(None, start);
+    }
+    // Against the clock, a move that captures the lion is played at once: no search can find
+    // better (the worst valid positions have thousands of them, and a search would spend its time
+    // on their siblings). Depth and node limits search as asked.
+    let lion = pos.board().by_piece(Piece::new(Role::Lion, !pos.turn()));
+    let timed = limits.time.is_some() || limits.clock.is_some();
+    if timed && options.multipv <= 1 && !options.ponder {
+        if let Some(&m) = root_moves.iter().find(|m| (m.captured & lion).any()) {
+            return immediate_win(m, start, on_info);
+        }
     }
 
     // A root in the endgame tables needs no search (unless pondering, which waits for the opponent).
@@ -65,6 +76,7 @@ pub(crate) fn run(
         clock,
         threads: engine.threads,
         multipv,
+        first_done: std::sync::atomic::AtomicBool::new(false),
     };
     let (main_heuristics, helper_heuristics) = engine.heuristics.split_at_mut(1);
     let main_heuristics = &mut main_heuristics[0];
@@ -72,16 +84,23 @@ pub(crate) fn run(
 
     let mut report =
         |worker: &Worker<'_>, line: usize, bound: Bound| on_info(&info(worker, &shared, line, bound));
+    // The helpers wait at a gate until every one is started: with more threads than cores, helpers
+    // already searching would take the processor from the thread still starting the others.
+    let gate = Gate::default();
     let main = std::thread::scope(|scope| {
         for (i, heuristics) in helper_heuristics.iter_mut().enumerate() {
             let shared = &shared;
             let root_moves = &root_moves;
-            scope.spawn(move || {
+            let gate = &gate;
+            // A helper that cannot be started is left out: the search goes on with fewer threads.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
+                gate.wait();
                 heuristics.new_search();
                 let mut helper = Worker::new(shared, i + 1, heuristics, *pos, history, root_moves);
                 helper.iterate(&mut |_, _, _| {});
             });
         }
+        gate.open();
         let mut main = Worker::new(&shared, 0, main_heuristics, *pos, history, &root_moves);
         main.iterate(&mut report);
         // The main thread's limits are the search's: stop the helpers.
@@ -118,6 +137,27 @@ pub(crate) fn run(
         nodes,
         time: start.elapsed(),
         outcome: None,
+    }
+}
+
+/// Where the helpers wait until the main thread has started them all.
+#[derive(Default)]
+struct Gate {
+    open: std::sync::Mutex<bool>,
+    signal: std::sync::Condvar,
+}
+
+impl Gate {
+    fn wait(&self) {
+        let mut open = self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        while !*open {
+            open = self.signal.wait(open).unwrap_or_else(std::sync::PoisonError::into_inner);
+        }
+    }
+
+    fn open(&self) {
+        *self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+        self.signal.notify_all();
     }
 }
 
@@ -170,9 +210,14 @@ fn ordered_root_moves(
     // before the first node (a search must keep its time limit all the same).
     let mut scored = Vec::with_capacity(usize::try_from(pos.count_legal_moves()).unwrap_or(0));
     let mut interrupted = false;
+    let lion = pos.board().by_piece(Piece::new(Role::Lion, !pos.turn()));
+    let mut lion_capture = None;
     pos.for_each_move(&mut |m| {
         if interrupted || only.is_some_and(|only| !only.contains(&m.path)) {
             return;
+        }
+        if lion_capture.is_none() && (m.captured & lion).any() {
+            lion_capture = Some(m);
         }
         if scored.len() % ROOT_POLL_INTERVAL == ROOT_POLL_INTERVAL - 1
             && (engine.control.stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d))
@@ -183,7 +228,11 @@ fn ordered_root_moves(
         scored.push(orderer.score(m));
     });
     if interrupted {
+        // Keep one move: a capture of the lion if one was seen, else the first.
         scored.truncate(1);
+        if let Some(m) = lion_capture {
+            return vec![m];
+        }
     }
     let mut picker = MovePicker::new(scored);
     let mut moves = Vec::with_capacity(picker.len());
@@ -208,6 +257,34 @@ fn info(worker: &Worker<'_>, shared: &Shared<'_>, line: usize, bound: Bound) -> 
         nodes: shared.nodes.load(Ordering::Relaxed) + worker.nodes_unflushed(),
         time: shared.clock.elapsed(),
         hashfull: shared.tt.hashfull(),
+    }
+}
+
+/// The answer for a root move that captures the lion: a win with this move, depth 1.
+fn immediate_win(m: Move, start: Instant, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+    let time = start.elapsed();
+    on_info(&SearchInfo {
+        multipv: 1,
+        bound: Bound::Exact,
+        depth: 1,
+        seldepth: 1,
+        score: Score::Mate(1),
+        pv: vec![m],
+        nodes: 1,
+        time,
+        hashfull: 0,
+    });
+    SearchResult {
+        best_move: Some(m),
+        score: Score::Mate(1),
+        pv: vec![m],
+        ponder: None,
+        lines: vec![Line { score: Score::Mate(1), pv: vec![m] }],
+        depth: 1,
+        seldepth: 1,
+        nodes: 1,
+        time,
+        outcome: None,
     }
 }
 

@@ -61,6 +61,9 @@ pub(crate) struct Shared<'a> {
     pub threads: usize,
     /// Principal variations to search, `1..=` the number of root moves.
     pub multipv: usize,
+    /// Set when the main thread has completed its first iteration: from then on the helpers stop
+    /// at the hard deadline too.
+    pub first_done: AtomicBool,
 }
 
 /// A root move with what the last search of it found.
@@ -249,6 +252,13 @@ impl<'a> Worker<'a> {
         self.unflushed = 0;
         self.work = 0;
         if self.id != 0 {
+            // Every helper looks at the clock too: with more threads than cores the main thread may
+            // wait for the processor long after its deadline, and the first thread to run then
+            // stops them all.
+            if self.out_of_time() {
+                self.shared.stop.store(true, Ordering::Relaxed);
+                self.stopped = true;
+            }
             return;
         }
         self.poll_ponder();
@@ -259,10 +269,19 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Whether the main thread has reached the hard time limit.
+    /// Whether the search has reached its hard time limit (before the main thread's first
+    /// iteration is complete, the later deadline of [`Clock::first`](super::limits::Clock); a
+    /// helper, which does not know, always uses that one). A helper's clock is the shared one:
+    /// after a ponder hit only the main thread's has deadlines, and helpers leave them to it.
     #[inline]
     fn out_of_time(&self) -> bool {
-        self.id == 0 && self.clock.hard.is_some_and(|t| Instant::now() >= t)
+        let first_done = if self.id == 0 {
+            self.completed_depth > 0
+        } else {
+            self.shared.first_done.load(Ordering::Relaxed)
+        };
+        let deadline = if first_done { self.clock.hard } else { self.clock.first };
+        deadline.is_some_and(|t| Instant::now() >= t)
     }
 
     /// Counts the moves generated at a node as work (see [`MOVES_PER_NODE`]).
@@ -351,6 +370,7 @@ impl<'a> Worker<'a> {
             self.root_moves[..lines].sort_by_key(|root| core::cmp::Reverse(root.score));
             self.completed_depth = search_depth;
             if self.id == 0 {
+                self.shared.first_done.store(true, Ordering::Relaxed);
                 self.completed.clear();
                 self.completed.extend_from_slice(&self.root_moves[..lines]);
                 for line in 0..lines {

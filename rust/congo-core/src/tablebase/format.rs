@@ -215,6 +215,8 @@ pub enum TablebaseError {
     Corrupt { path: PathBuf, reason: String },
     /// A table a generator or verifier needs is missing.
     Missing { material: Material },
+    /// A directory holds no table files.
+    NoTables { dir: PathBuf },
     /// The requested number of men is out of range.
     Men(usize),
     /// Generation or verification was stopped before it finished.
@@ -233,6 +235,13 @@ impl fmt::Display for TablebaseError {
                 write!(f, "{}: not a valid table file: {reason}", path.display())
             }
             TablebaseError::Missing { material } => write!(f, "the table {material} is missing"),
+            TablebaseError::NoTables { dir } => write!(
+                f,
+                "{} holds no tables (*.{EXTENSION} files); generate them with \
+                 `congo tablebase generate --men 4 --dir {}`",
+                dir.display(),
+                dir.display()
+            ),
             TablebaseError::Men(n) => {
                 write!(f, "tables hold from 2 to {} men, got {n}", super::material::MAX_MEN)
             }
@@ -375,9 +384,38 @@ pub(crate) fn write_table(
     Ok(path)
 }
 
-/// Reads and checks a table file's header.
-pub fn read_header(path: &Path) -> Result<(Header, Layout), TablebaseError> {
-    let mut file = std::fs::File::open(path).map_err(io_error(path))?;
+/// The `O_NONBLOCK` flag: opening a FIFO or a device named like a table must never block.
+#[cfg(target_os = "linux")]
+const O_NONBLOCK: i32 = 0o4000;
+#[cfg(all(unix, not(target_os = "linux")))]
+const O_NONBLOCK: i32 = 0x0004;
+
+/// Opens a table file for reading: only a regular file is a table (a FIFO, a device or a directory
+/// named `X.ctb` is refused before it is opened, and opened without blocking in case it changed).
+fn open_regular(path: &Path) -> Result<(std::fs::File, u64), TablebaseError> {
+    let not_regular =
+        || TablebaseError::Corrupt { path: path.to_owned(), reason: "not a regular file".into() };
+    let metadata = std::fs::metadata(path).map_err(io_error(path))?;
+    if !metadata.is_file() {
+        return Err(not_regular());
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(io_error(path))?;
+    let metadata = file.metadata().map_err(io_error(path))?;
+    if !metadata.is_file() {
+        return Err(not_regular());
+    }
+    Ok((file, metadata.len()))
+}
+
+/// Reads and checks a header from an open table file of `len` bytes.
+fn header_of(file: &mut std::fs::File, len: u64, path: &Path) -> Result<(Header, Layout), TablebaseError> {
     let mut bytes = [0u8; HEADER_LEN];
     file.read_exact(&mut bytes).map_err(|e| {
         if e.kind() == std::io::ErrorKind::UnexpectedEof {
@@ -387,7 +425,6 @@ pub fn read_header(path: &Path) -> Result<(Header, Layout), TablebaseError> {
         }
     })?;
     let (header, layout) = Header::parse(&bytes, path)?;
-    let len = file.metadata().map_err(io_error(path))?.len();
     let expected = HEADER_LEN as u64 + header.entries * u64::from(header.width);
     if len != expected {
         return Err(TablebaseError::Corrupt {
@@ -398,13 +435,58 @@ pub fn read_header(path: &Path) -> Result<(Header, Layout), TablebaseError> {
     Ok((header, layout))
 }
 
-/// Reads a whole table; with `check`, also compares the entries with the header's checksum.
+/// Reads and checks a table file's header (and that the file has the length it promises).
+pub fn read_header(path: &Path) -> Result<(Header, Layout), TablebaseError> {
+    let (mut file, len) = open_regular(path)?;
+    header_of(&mut file, len, path)
+}
+
+/// Checks entries against their header: the checksum, and every entry a draw, a distance no longer
+/// than the header's longest, or the "no position" mark.
+pub(crate) fn check_entries(header: &Header, data: &[u8], path: &Path) -> Result<(), TablebaseError> {
+    let corrupt = |reason: String| TablebaseError::Corrupt { path: path.to_owned(), reason };
+    if fnv1a(data) != header.checksum {
+        return Err(corrupt("checksum mismatch (the file is damaged: generate it again)".into()));
+    }
+    let longest = u32::from(header.longest);
+    if header.width == 1 && longest > MAX_BYTE_DISTANCE {
+        return Err(corrupt(format!("one-byte entries with a longest distance of {longest}")));
+    }
+    let top = longest + 1;
+    let bad = if header.width == 1 {
+        data.iter().position(|&b| b != u8::MAX && u32::from(b) > top)
+    } else {
+        data.chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .position(|w| w != u16::MAX && u32::from(w) > top)
+    };
+    if let Some(index) = bad {
+        return Err(corrupt(format!(
+            "entry {index} is beyond the longest distance of the header ({longest} plies)"
+        )));
+    }
+    Ok(())
+}
+
+/// Reads a whole table; with `check`, also compares the entries with the header's checksum and
+/// longest distance.
 pub fn read_table(path: &Path, check: bool) -> Result<(Header, Entries), TablebaseError> {
-    let (header, _) = read_header(path)?;
-    let bytes = std::fs::read(path).map_err(io_error(path))?;
-    let data = &bytes[HEADER_LEN..];
-    if check && fnv1a(data) != header.checksum {
-        return Err(TablebaseError::Corrupt { path: path.to_owned(), reason: "checksum mismatch".into() });
+    let (mut file, len) = open_regular(path)?;
+    let (header, _) = header_of(&mut file, len, path)?;
+    let size = usize::try_from(len - HEADER_LEN as u64).map_err(|_| TablebaseError::Corrupt {
+        path: path.to_owned(),
+        reason: "too large for this machine".into(),
+    })?;
+    let mut data = Vec::with_capacity(size);
+    (&mut file).take(size as u64).read_to_end(&mut data).map_err(io_error(path))?;
+    if data.len() != size {
+        return Err(TablebaseError::Corrupt {
+            path: path.to_owned(),
+            reason: "shorter than its header says".into(),
+        });
+    }
+    if check {
+        check_entries(&header, &data, path)?;
     }
     let entries = if header.width == 1 {
         Entries::Bytes(data.into())

@@ -200,7 +200,7 @@ fn forward(pos: &Position, tb: &Tablebase) -> Result<Forward, TablebaseError> {
         }
     }
     if let Some(material) = missing {
-        return Err(TablebaseError::Missing { material });
+        return Err(tb.missing_error(material));
     }
     Ok(f)
 }
@@ -509,13 +509,26 @@ pub fn generate(
 ) -> Result<Vec<TableReport>, TablebaseError> {
     let materials = schedule::select(options.men, &options.tables, true)?;
     create_dir(dir)?;
-    let tb = if options.force { Tablebase::empty() } else { Tablebase::open(dir)? };
+    let tb = if options.force { Tablebase::empty() } else { Tablebase::open_possibly_empty(dir)? };
+    // Every table kept or built on is checked (checksum, header, distances) before any work: a
+    // damaged one is refused, never trusted.
+    for &material in &materials {
+        if !options.force && tb.has(material) {
+            tb.entries(material).map_err(|e| match e {
+                TablebaseError::Corrupt { path, reason } => TablebaseError::Corrupt {
+                    path,
+                    reason: format!("{reason}; delete it, or regenerate every table with --force"),
+                },
+                other => other,
+            })?;
+        }
+    }
     let jobs = schedule::ordered_jobs(&materials);
     let work = |i: usize, ticker: &Ticker<'_>| -> Result<TableReport, TablebaseError> {
         let material = materials[i];
         let layout = Layout::new(material);
         if !options.force && tb.has(material) {
-            let (_, entries) = tb.entries(material).ok_or(TablebaseError::Missing { material })?;
+            let (_, entries) = tb.entries(material)?.ok_or(TablebaseError::Missing { material })?;
             let mut report = summarize(&layout, entries);
             report.reused = true;
             ticker.tick(2 * layout.len())?;

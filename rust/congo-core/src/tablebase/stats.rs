@@ -73,7 +73,7 @@ pub(crate) fn table_stats(
     tb: &Tablebase,
     ticker: &Ticker<'_>,
 ) -> Result<TableStats, TablebaseError> {
-    let (layout, entries) = tb.entries(material).ok_or(TablebaseError::Missing { material })?;
+    let (layout, entries) = tb.entries(material)?.ok_or(TablebaseError::Missing { material })?;
     let mut stats = TableStats {
         material,
         white_to_move: SideStats::default(),

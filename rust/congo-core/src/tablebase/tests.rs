@@ -205,3 +205,86 @@ fn materials_and_directories_are_checked() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(Tablebase::open("/nonexistent/congo/tables").is_err());
 }
+
+/// A copy of the three-man tables with `LZvL.ctb` damaged: `0x04` xored into every 7th entry, the
+/// header left intact.
+fn damaged_copy(name: &str) -> PathBuf {
+    let dir = temp_dir(name);
+    for material in Material::all_canonical(3) {
+        std::fs::copy(format::table_path(three_men(), material), format::table_path(&dir, material)).unwrap();
+    }
+    let path = dir.join("LZvL.ctb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    for at in (format::HEADER_LEN..bytes.len()).step_by(7) {
+        bytes[at] ^= 0x04;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    dir
+}
+
+#[test]
+fn a_damaged_table_is_never_used() {
+    let dir = damaged_copy("damaged");
+    let tb = Tablebase::open(&dir).unwrap();
+    let pos = Position::from_fen("7/7/3l3/7/2Z4/7/4L2 w 1").unwrap();
+    let error = tb.try_probe_dtm(&pos).unwrap_err();
+    assert!(error.to_string().contains("LZvL.ctb"), "{error}");
+    assert!(error.to_string().contains("checksum"), "{error}");
+    // The search's probe treats it as absent and counts the hit; the failure stays.
+    assert_eq!(tb.probe_dtm(&pos), None);
+    assert_eq!(tb.failures(), 1);
+    assert!(tb.try_root_moves(&pos).is_err());
+    assert!(tb.try_best_line(&pos, 10).is_err());
+    assert!(tb.failure().is_some());
+    // After load_all fails, the object serves no data of that table.
+    let tb = Tablebase::open(&dir).unwrap();
+    assert!(matches!(tb.load_all(), Err(TablebaseError::Corrupt { .. })));
+    assert!(tb.try_probe_dtm(&pos).is_err());
+    assert!(tb.load_all().is_err());
+    // Other tables still answer.
+    let two = Position::from_fen("7/7/3l3/7/7/7/4L2 w 1").unwrap();
+    assert_eq!(tb.try_probe_dtm(&two).unwrap(), Some(Dtm::Draw));
+    // Generation does not build on it.
+    let options = GenerateOptions { men: 3, threads: 1, force: false, tables: Vec::new() };
+    let error = generate(&dir, &options, &mut |_| true).unwrap_err();
+    assert!(error.to_string().contains("LZvL.ctb"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn entries_beyond_the_longest_distance_are_refused() {
+    let dir = damaged_copy("beyond");
+    let path = dir.join("LZvL.ctb");
+    std::fs::copy(format::table_path(three_men(), Material::parse("LZvL").unwrap()), &path).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let longest = u16::from_le_bytes([bytes[40], bytes[41]]);
+    let at = (format::HEADER_LEN..bytes.len()).find(|&i| bytes[i] != u8::MAX).unwrap();
+    bytes[at] = (longest + 2) as u8;
+    let checksum = format::fnv1a(&bytes[format::HEADER_LEN..]);
+    bytes[48..56].copy_from_slice(&checksum.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let error = Tablebase::open(&dir).unwrap().load_all().unwrap_err();
+    assert!(error.to_string().contains("beyond the longest distance"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn only_regular_files_in_a_directory_with_tables_are_tables() {
+    let empty = temp_dir("empty");
+    let error = Tablebase::open(&empty).unwrap_err();
+    assert!(matches!(error, TablebaseError::NoTables { .. }), "{error}");
+    assert!(error.to_string().contains("congo tablebase generate --men 4 --dir"), "{error}");
+    let missing = empty.join("nowhere");
+    let error = Tablebase::open(&missing).unwrap_err();
+    assert!(error.to_string().contains("congo tablebase generate --men 4 --dir"), "{error}");
+    #[cfg(unix)]
+    {
+        // A FIFO named like a table: refused at once, never opened for a blocking read.
+        let status = std::process::Command::new("mkfifo").arg(empty.join("LZvL.ctb")).status().unwrap();
+        assert!(status.success());
+        let error = Tablebase::open(&empty).unwrap_err();
+        assert!(error.to_string().contains("not a regular file"), "{error}");
+        assert!(format::read_table(&empty.join("LZvL.ctb"), true).is_err());
+    }
+    std::fs::remove_dir_all(&empty).unwrap();
+}

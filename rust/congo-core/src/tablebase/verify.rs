@@ -83,7 +83,7 @@ pub(crate) fn verify_table(
     let start = std::time::Instant::now();
     // Reading with the check compares the entries with the header's checksum.
     read_table(&table_path(dir, material), true)?;
-    let (layout, entries) = tb.entries(material).ok_or(TablebaseError::Missing { material })?;
+    let (layout, entries) = tb.entries(material)?.ok_or(TablebaseError::Missing { material })?;
     let mut report =
         VerifyReport { material, entries: layout.len(), wrong: 0, errors: Vec::new(), seconds: 0.0 };
     let complain = |report: &mut VerifyReport, text: String| {
@@ -122,7 +122,7 @@ pub(crate) fn verify_table(
                 }
             }
             if let Some(material) = missing {
-                return Err(TablebaseError::Missing { material });
+                return Err(tb.missing_error(material));
             }
             ticker.tick(2 * (end - start))?;
         }

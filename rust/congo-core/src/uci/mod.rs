@@ -18,8 +18,11 @@
 //! concatenated, `b1d3f5d7`). A reader thread delivers the input line by line ([`spawn_reader`]),
 //! the [`Server`] answers each command at once, and every search runs on its own thread, so that
 //! `isready`, `stop` and `quit` are answered within a millisecond even while searching. Nothing a
-//! controller sends can make it panic: a line that is not a well-formed command, a bad FEN or an
-//! illegal move is answered with `info string error: …` and changes nothing.
+//! controller sends can make it panic: a line that is not a well-formed command is answered with
+//! `info string error: …` and changes nothing; a rejected `position` (a bad FEN, an illegal move, a
+//! line too long) leaves the server with no position, so that the next `go` is answered with an
+//! error and `bestmove (none)` rather than a search of the previous position. The reader hands
+//! lines over through a channel of [`INPUT_LINES`] lines, so unread input never piles up.
 //!
 //! ```
 //! use congo_core::uci;
@@ -57,21 +60,26 @@ use crate::search::{
 /// a hundred thousand moves fits.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
+/// The most lines read ahead of the server: the reader waits while this many are unhandled.
+pub const INPUT_LINES: usize = 8;
+
 /// One item of input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
     /// A line without its end-of-line characters (invalid UTF-8 replaced by U+FFFD).
     Line(String),
-    /// A line longer than [`MAX_LINE_BYTES`], skipped; its length in bytes.
-    TooLong(usize),
+    /// A line longer than [`MAX_LINE_BYTES`], skipped (never held whole): its length in bytes and
+    /// its first word (the command it would have been).
+    TooLong { bytes: usize, command: String },
     /// The end of the input (or an error reading it): the controller is gone.
     Eof,
 }
 
 /// Reads `input` line by line on a thread of its own and delivers the lines in order, then
-/// [`Input::Eof`].
+/// [`Input::Eof`]. At most [`INPUT_LINES`] lines wait in the channel: the reader stops reading
+/// while the server is behind, so unread input stays in the pipe, not in memory.
 pub fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<Input> {
-    let (sender, receiver) = mpsc::channel();
+    let (sender, receiver) = mpsc::sync_channel(INPUT_LINES);
     std::thread::Builder::new()
         .name("congo-uci-reader".into())
         .spawn(move || {
@@ -91,7 +99,7 @@ pub fn spawn_reader(input: impl Read + Send + 'static) -> Receiver<Input> {
         .map_or_else(
             |_| {
                 // No thread to read with: there is no input.
-                let (sender, receiver) = mpsc::channel();
+                let (sender, receiver) = mpsc::sync_channel(1);
                 let _ = sender.send(Input::Eof);
                 receiver
             },
@@ -128,7 +136,9 @@ fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option
 
 fn finish_line(line: &[u8], length: usize) -> Input {
     if length > MAX_LINE_BYTES {
-        return Input::TooLong(length);
+        let start = &line[..line.len().min(64)];
+        let command = String::from_utf8_lossy(start).split_ascii_whitespace().next().unwrap_or("").to_owned();
+        return Input::TooLong { bytes: length, command };
     }
     let text = String::from_utf8_lossy(line);
     Input::Line(text.trim_end_matches('\r').to_owned())
@@ -137,9 +147,10 @@ fn finish_line(line: &[u8], length: usize) -> Input {
 /// Runs the protocol until `quit` or the end of the input. Returns an error only if the engine
 /// could not be created (its first transposition table could not be allocated).
 ///
-/// `quit` stops a running search at once. At the end of the input a search with limits is allowed
-/// to finish (so that `echo "go depth 12" | congo uci` shows the whole search), an infinite or
-/// pondering one is stopped.
+/// `quit` stops a running search at once. At the end of the input a search with a depth, node or
+/// time limit is allowed to finish (so that `echo "go depth 12" | congo uci` shows the whole
+/// search); any other one (`go`, `go infinite`, `go mate 50`, `go searchmoves …`, pondering) is
+/// stopped, and so is every search once the output is closed.
 pub fn run(input: impl Read + Send + 'static, output: impl Write + Send + 'static) -> io::Result<()> {
     let mut server = Server::new(output)?;
     let lines = spawn_reader(input);
@@ -245,6 +256,8 @@ struct Running {
     searching: Arc<AtomicBool>,
     /// An infinite or ponder search: it ends only when the controller says so.
     waits_for_controller: bool,
+    /// A search without a depth, node or time limit: it may never end on its own.
+    unbounded: bool,
 }
 
 /// The protocol's state: the engine, its settings, the current position and the running search.
@@ -253,7 +266,8 @@ pub struct Server {
     /// `None` while a search thread has it.
     engine: Option<Engine>,
     running: Option<Running>,
-    position: Position,
+    /// `None` after a rejected `position` command: no `go` until the next valid one.
+    position: Option<Position>,
     /// Hashes of the positions before the current one since the last capture (for repetitions).
     history: Vec<u64>,
     threads: usize,
@@ -274,7 +288,7 @@ impl Server {
             },
             engine: Some(engine),
             running: None,
-            position: Position::start(),
+            position: Some(Position::start()),
             history: Vec::new(),
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
@@ -287,10 +301,22 @@ impl Server {
     pub fn handle_input(&mut self, input: Input) -> Flow {
         match input {
             Input::Line(line) => self.handle_line(&line),
-            Input::TooLong(bytes) => {
-                self.out.error(&format!(
-                    "line of {bytes} bytes ignored: lines are at most {MAX_LINE_BYTES} bytes"
-                ));
+            Input::TooLong { bytes, command } => {
+                if command == "position" {
+                    self.position = None;
+                    self.history.clear();
+                    self.out.error(&format!(
+                        "position line of {bytes} bytes rejected: lines are at most {MAX_LINE_BYTES} \
+                         bytes; no position until the next position command"
+                    ));
+                } else {
+                    self.out.error(&format!(
+                        "line of {bytes} bytes ignored: lines are at most {MAX_LINE_BYTES} bytes"
+                    ));
+                }
+                if command == "go" && !self.is_searching() {
+                    self.out.line("bestmove (none)");
+                }
                 self.flow()
             }
             Input::Eof => Flow::Quit,
@@ -361,11 +387,12 @@ impl Server {
         self.finish_search();
     }
 
-    /// The controller is gone: a search with limits may finish, an infinite or pondering one (which
-    /// would wait for a `stop` that cannot come) is stopped.
+    /// The controller is gone: a search with a depth, node or time limit may finish; an infinite
+    /// or pondering one (which would wait for a `stop` that cannot come), one without such a limit
+    /// and any search whose output is closed are stopped.
     pub fn end_of_input(&mut self) {
         if let Some(running) = &self.running {
-            if running.waits_for_controller {
+            if running.waits_for_controller || running.unbounded || self.out.is_broken() {
                 running.stop.stop();
                 running.release.set(true);
             }
@@ -483,13 +510,17 @@ impl Server {
         }
     }
 
-    /// Sets up a position and plays its moves; an invalid FEN or move changes nothing.
+    /// Sets up a position and plays its moves; after an invalid FEN or move there is no position
+    /// (a `go` is refused) until the next valid `position`.
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) {
+        const NONE_NOW: &str = "no position until the next position command";
+        self.position = None;
+        self.history.clear();
         let start = match fen {
             None => Position::start(),
             Some(fen) => match Position::from_fen(fen) {
                 Ok(position) => position,
-                Err(e) => return self.out.error(&format!("position unchanged: {e}")),
+                Err(e) => return self.out.error(&format!("position rejected: {e}; {NONE_NOW}")),
             },
         };
         let mut position = start;
@@ -509,29 +540,33 @@ impl Server {
                 }
                 Err(e) => {
                     return self.out.error(&format!(
-                        "position unchanged: move {} ({:?}): {e}",
+                        "position rejected: move {} ({:?}): {e}; {NONE_NOW}",
                         number + 1,
                         command::truncate(text)
                     ))
                 }
             }
         }
-        self.position = position;
+        self.position = Some(position);
         self.history = history;
     }
 
     fn display(&self) {
-        self.out.line(&format!("info string fen {}", self.position.fen()));
+        let Some(position) = &self.position else {
+            self.out.line("info string no position (the last position command was rejected)");
+            return;
+        };
+        self.out.line(&format!("info string fen {}", position.fen()));
         self.out.line(&format!(
             "info string {} legal moves, {} earlier positions that can repeat",
-            self.position.legal_moves().len(),
+            position.legal_moves().len(),
             self.history.len()
         ));
     }
 
     /// The limits of a `go` for the side to move.
-    fn limits(&self, go: &Go) -> Limits {
-        let (time, increment) = match self.position.turn() {
+    fn limits(position: &Position, go: &Go) -> Limits {
+        let (time, increment) = match position.turn() {
             Color::White => (go.white_time, go.white_increment),
             Color::Black => (go.black_time, go.black_increment),
         };
@@ -549,12 +584,12 @@ impl Server {
     }
 
     /// The root moves of `searchmoves`, every one a legal move here.
-    fn root_moves(&self, texts: &[String]) -> Result<Vec<Path>, String> {
+    fn root_moves(position: &Position, texts: &[String]) -> Result<Vec<Path>, String> {
         let mut paths = Vec::with_capacity(texts.len());
         for text in texts {
             let path =
                 parse_move(text).map_err(|e| format!("searchmoves {:?}: {e}", command::truncate(text)))?;
-            self.position.find_move(&path).map_err(|e| format!("searchmoves: {e}"))?;
+            position.find_move(&path).map_err(|e| format!("searchmoves: {e}"))?;
             paths.push(path);
         }
         if paths.is_empty() {
@@ -568,29 +603,39 @@ impl Server {
             self.out.error("already searching: go ignored (send stop first)");
             return;
         }
-        let root_moves = match go.search_moves.as_deref().map(|texts| self.root_moves(texts)).transpose() {
-            Ok(moves) => moves,
-            Err(message) => {
-                // Every go gets its bestmove, so that no controller waits for one forever.
-                self.out.error(&format!("{message}; no search"));
-                self.out.line("bestmove (none)");
-                return;
-            }
+        let Some(position) = self.position else {
+            self.out.error("no position (the last position command was rejected); no search");
+            self.out.line("bestmove (none)");
+            return;
         };
+        let root_moves =
+            match go.search_moves.as_deref().map(|texts| Self::root_moves(&position, texts)).transpose() {
+                Ok(moves) => moves,
+                Err(message) => {
+                    // Every go gets its bestmove, so that no controller waits for one forever.
+                    self.out.error(&format!("{message}; no search"));
+                    self.out.line("bestmove (none)");
+                    return;
+                }
+            };
         self.reclaim_engine();
         let Some(engine) = self.engine.take() else {
             self.out.error("no engine (the last one could not be recreated); no search");
             self.out.line("bestmove (none)");
             return;
         };
-        let limits = self.limits(go);
+        let limits = Self::limits(&position, go);
+        let unbounded = limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.time.is_none()
+            && limits.clock.is_none();
         let options = SearchOptions { multipv: self.multipv, root_moves, ponder: go.ponder };
         let stop = engine.stop_handle();
         stop.prepare(go.ponder);
         let release = Arc::new(Release::default());
         let searching = Arc::new(AtomicBool::new(true));
         let job = SearchJob {
-            position: self.position,
+            position,
             history: self.history.clone(),
             limits,
             options,
@@ -604,7 +649,8 @@ impl Server {
         match spawned {
             Ok(thread) => {
                 let waits_for_controller = go.infinite || go.ponder;
-                self.running = Some(Running { thread, stop, release, searching, waits_for_controller });
+                self.running =
+                    Some(Running { thread, stop, release, searching, waits_for_controller, unbounded });
             }
             Err(e) => {
                 // The engine went with the closure; make a fresh one.
@@ -631,6 +677,8 @@ struct SearchJob {
 impl SearchJob {
     fn run(self, mut engine: Engine) -> Engine {
         let out = &self.out;
+        let tables = engine.tablebase().cloned();
+        let failures_before = tables.as_ref().map_or(0, |t| t.failures());
         let mut last_best: Option<Path> = None;
         let result =
             engine.search_prepared(&self.position, &self.history, &self.limits, &self.options, &mut |info| {
@@ -649,6 +697,11 @@ impl SearchJob {
             }
             Some(_) => {}
             None => out.line(&format!("info depth 0 score {}", score_text(result.score))),
+        }
+        if let Some(tables) = tables.filter(|t| t.failures() != failures_before) {
+            if let Some(failure) = tables.failure() {
+                out.error(&format!("tablebase: {failure}; the table is not used"));
+            }
         }
         self.release.wait(self.infinite, self.options.ponder);
         self.searching.store(false, Ordering::Release);
