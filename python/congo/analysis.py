@@ -34,6 +34,7 @@ import os
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import Callable, Literal, Union, overload
 
+from congo import _core
 from congo._core import Move, Position
 from congo.board import Board
 from congo.distributed import open_pool
@@ -42,7 +43,7 @@ from congo.tablebase import Tablebase
 
 __all__ = ["DEFAULT_HASH_MB", "analyse_many"]
 
-DEFAULT_HASH_MB = 4
+DEFAULT_HASH_MB: int = _core.BATCH_HASH_MB
 """The transposition table of each worker of :func:`analyse_many`, in MiB."""
 
 PositionLike = Union[Board, Position, str]
