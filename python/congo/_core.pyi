@@ -5,10 +5,17 @@ import pathlib
 from collections.abc import Iterable, Iterator
 from typing import Any, Callable, Final, final
 
+from congo._results import Score
 from congo.outcome import Outcome
 from congo.pieces import Piece
 
 __all__ = [
+    "BATCH_HASH_MB",
+    "BB_CASTLES",
+    "BB_RIVER",
+    "DEFAULT_HASH_MB",
+    "DEFAULT_MAX_PLIES",
+    "GAME_POOL_HASH_MB",
     "MAX_DEPTH",
     "MAX_FULLMOVE",
     "MAX_HASH_MB",
@@ -21,6 +28,7 @@ __all__ = [
     "MAX_THREADS",
     "MAX_TIME",
     "NUM_ACTIONS",
+    "NUM_MOVE_KINDS",
     "NUM_PLANES",
     "PLANE_NAMES",
     "PLANE_SIZE",
@@ -42,16 +50,23 @@ __all__ = [
     "Record",
     "RecordScanner",
     "SearchInfo",
+    "SearchResult",
+    "SideStats",
     "StopFlag",
+    "TableReport",
+    "TableStats",
     "Tablebase",
     "TablebaseError",
+    "VerifyReport",
     "__version__",
     "action_leg",
     "check_limits",
     "check_multipv",
+    "check_selfplay_config",
     "divide",
     "encode_positions",
     "flip_action",
+    "is_tag_name",
     "leg_action",
     "mirror_action",
     "mirror_files",
@@ -78,6 +93,14 @@ MAX_NODES: Final[int]
 MAX_TIME: Final[float]
 MAX_THREADS: Final[int]
 MAX_HASH_MB: Final[int]
+DEFAULT_HASH_MB: Final[int]
+GAME_POOL_HASH_MB: Final[int]
+BATCH_HASH_MB: Final[int]
+BB_RIVER: Final[int]
+BB_CASTLES: Final[tuple[int, int]]
+
+def is_tag_name(name: str) -> bool: ...
+
 MAX_MATE: Final[int]
 MAX_MULTIPV: Final[int]
 MAX_TABLEBASE_MEN: Final[int]
@@ -197,18 +220,27 @@ def san_line(position: Position, moves: Iterable[Move]) -> list[str]: ...
 
 @final
 class SearchInfo:
-    @property
-    def move(self) -> Move | None: ...
-    @property
-    def cp(self) -> int | None: ...
-    @property
-    def mate(self) -> int | None: ...
-    @property
-    def pv(self) -> list[Move]: ...
+    def __new__(
+        cls,
+        depth: int,
+        seldepth: int,
+        score: Score,
+        pv: list[Move],
+        nodes: int,
+        time: float,
+        nps: int,
+        hashfull: int,
+        multipv: int = ...,
+        bound: str = ...,
+    ) -> SearchInfo: ...
     @property
     def depth(self) -> int: ...
     @property
     def seldepth(self) -> int: ...
+    @property
+    def score(self) -> Score: ...
+    @property
+    def pv(self) -> list[Move]: ...
     @property
     def nodes(self) -> int: ...
     @property
@@ -218,15 +250,56 @@ class SearchInfo:
     @property
     def hashfull(self) -> int: ...
     @property
-    def outcome(self) -> Outcome | None: ...
-    @property
     def multipv(self) -> int: ...
     @property
     def bound(self) -> str: ...
     @property
+    def move(self) -> Move | None: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[SearchInfo], tuple[Any, ...]]: ...
+
+@final
+class SearchResult:
+    def __new__(
+        cls,
+        move: Move | None,
+        score: Score,
+        pv: list[Move],
+        depth: int,
+        nodes: int,
+        time: float,
+        nps: int,
+        seldepth: int = ...,
+        outcome: Outcome | None = ...,
+        ponder: Move | None = ...,
+        lines: list[SearchInfo] = ...,
+    ) -> SearchResult: ...
+    @property
+    def move(self) -> Move | None: ...
+    @property
+    def score(self) -> Score: ...
+    @property
+    def pv(self) -> list[Move]: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def time(self) -> float: ...
+    @property
+    def nps(self) -> int: ...
+    @property
+    def seldepth(self) -> int: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
+    @property
     def ponder(self) -> Move | None: ...
     @property
-    def lines(self) -> list[tuple[int | None, int | None, list[Move]]]: ...
+    def lines(self) -> list[SearchInfo]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[SearchResult], tuple[Any, ...]]: ...
 
 @final
 class Engine:
@@ -257,7 +330,7 @@ class Engine:
         root_moves: list[Move] | None = None,
         ponder: bool = False,
         prepared: bool = False,
-    ) -> SearchInfo: ...
+    ) -> SearchResult: ...
     def stop(self) -> None: ...
     def prepare(self, ponder: bool = False) -> None: ...
     def ponderhit(self) -> None: ...
@@ -284,7 +357,12 @@ class LegalMoveGenerator:
 @final
 class PlayoutStats:
     def __new__(
-        cls, games: int = 0, white_wins: int = 0, black_wins: int = 0, draws: int = 0, plies: int = 0
+        cls,
+        games: int | None = None,
+        white_wins: int | None = None,
+        black_wins: int | None = None,
+        draws: int | None = None,
+        plies: int | None = None,
     ) -> PlayoutStats: ...
     @property
     def games(self) -> int: ...
@@ -349,6 +427,120 @@ class Tablebase:
     def table_of(self, position: Position) -> tuple[str, bool] | None: ...
     def load_all(self) -> None: ...
 
+@final
+class TableReport:
+    def __new__(
+        cls,
+        material: str,
+        positions: int,
+        wins: int,
+        draws: int,
+        losses: int,
+        longest: int,
+        seconds: float,
+        reused: bool,
+    ) -> TableReport: ...
+    @property
+    def material(self) -> str: ...
+    @property
+    def positions(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def draws(self) -> int: ...
+    @property
+    def losses(self) -> int: ...
+    @property
+    def longest(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def reused(self) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[TableReport], tuple[Any, ...]]: ...
+
+@final
+class VerifyReport:
+    def __new__(
+        cls, material: str, entries: int, wrong: int, errors: list[str], seconds: float
+    ) -> VerifyReport: ...
+    @property
+    def material(self) -> str: ...
+    @property
+    def entries(self) -> int: ...
+    @property
+    def wrong(self) -> int: ...
+    @property
+    def errors(self) -> list[str]: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def ok(self) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[VerifyReport], tuple[Any, ...]]: ...
+
+@final
+class SideStats:
+    def __new__(
+        cls,
+        positions: int,
+        wins: int,
+        draws: int,
+        losses: int,
+        longest_win: int,
+        longest_win_fen: str | None,
+        longest_loss: int,
+        longest_loss_fen: str | None,
+    ) -> SideStats: ...
+    @property
+    def positions(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def draws(self) -> int: ...
+    @property
+    def losses(self) -> int: ...
+    @property
+    def longest_win(self) -> int: ...
+    @property
+    def longest_win_fen(self) -> str | None: ...
+    @property
+    def longest_loss(self) -> int: ...
+    @property
+    def longest_loss_fen(self) -> str | None: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[SideStats], tuple[Any, ...]]: ...
+
+@final
+class TableStats:
+    def __new__(
+        cls,
+        material: str,
+        white_to_move: SideStats,
+        black_to_move: SideStats,
+        full_zugzwangs: int,
+        half_zugzwangs: int,
+        zugzwang_example: str | None,
+    ) -> TableStats: ...
+    @property
+    def material(self) -> str: ...
+    @property
+    def white_to_move(self) -> SideStats: ...
+    @property
+    def black_to_move(self) -> SideStats: ...
+    @property
+    def full_zugzwangs(self) -> int: ...
+    @property
+    def half_zugzwangs(self) -> int: ...
+    @property
+    def zugzwang_example(self) -> str | None: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[TableStats], tuple[Any, ...]]: ...
+
 def tablebase_generate(
     directory: str | os.PathLike[str],
     men: int,
@@ -358,7 +550,7 @@ def tablebase_generate(
     tables: list[str] = ...,
     simple: bool = False,
     callback: Callable[..., object] | None = None,
-) -> list[tuple[str, int, int, int, int, int, float, bool]]: ...
+) -> list[TableReport]: ...
 def tablebase_verify(
     directory: str | os.PathLike[str],
     men: int,
@@ -366,10 +558,7 @@ def tablebase_verify(
     threads: int | None = None,
     tables: list[str] = ...,
     callback: Callable[..., object] | None = None,
-) -> list[tuple[str, int, int, list[str], float]]: ...
-
-_SideRow = tuple[int, int, int, int, int, str | None, int, str | None]
-
+) -> list[VerifyReport]: ...
 def tablebase_stats(
     directory: str | os.PathLike[str],
     men: int,
@@ -377,13 +566,15 @@ def tablebase_stats(
     threads: int | None = None,
     tables: list[str] = ...,
     callback: Callable[..., object] | None = None,
-) -> list[tuple[str, _SideRow, _SideRow, int, int, str | None]]: ...
+) -> list[TableStats]: ...
 
 # -- learning (congo.learning) ------------------------------------------------------------------
 
 NUM_PLANES: int
 PLANE_SIZE: int
 NUM_ACTIONS: int
+NUM_MOVE_KINDS: int
+DEFAULT_MAX_PLIES: int
 STOP_ACTION: int
 PLANE_NAMES: tuple[str, ...]
 
@@ -393,7 +584,7 @@ def encode_positions(
     *,
     mirror: bool = False,
     side_to_move: bool = False,
-    threads: int = 0,
+    threads: int | None = None,
 ) -> bytearray: ...
 def mirror_files(position: Position) -> Position: ...
 def mirror_action(action: int) -> int: ...
@@ -407,9 +598,10 @@ def selfplay_game(
     nodes: int,
     opening_plies: int,
     max_plies: int,
-    hash_mb: int = 16,
+    hash_mb: int | None = None,
     stop: StopFlag | None = None,
 ) -> dict[str, Any] | None: ...
+def check_selfplay_config(*, nodes: int, opening_plies: int, max_plies: int, hash_mb: int) -> None: ...
 
 @final
 class StopFlag:
@@ -420,7 +612,7 @@ class StopFlag:
 
 @final
 class Game:
-    def __new__(cls, position: Position | None = None, max_plies: int = 300) -> Game: ...
+    def __new__(cls, position: Position | None = None, max_plies: int | None = None) -> Game: ...
     @property
     def position(self) -> Position: ...
     @property

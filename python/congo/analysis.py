@@ -44,7 +44,7 @@ from congo.tablebase import Tablebase
 
 __all__ = ["DEFAULT_HASH_MB", "analyse_many"]
 
-DEFAULT_HASH_MB = 4
+DEFAULT_HASH_MB: int = _core.BATCH_HASH_MB
 """The transposition table of each worker of :func:`analyse_many`, in MiB."""
 
 PositionLike = Union[Board, Position, str]

@@ -30,6 +30,7 @@ from typing import Callable, overload
 
 from congo import _core
 from congo._core import (
+    DEFAULT_HASH_MB,
     MAX_DEPTH,
     MAX_HASH_MB,
     MAX_MATE,
@@ -52,10 +53,10 @@ from congo._uci_client import (
     SimpleEngine,
 )
 from congo.board import Board, PositionLike, to_position
-from congo.outcome import Outcome
 from congo.tablebase import Tablebase
 
 __all__ = [
+    "DEFAULT_HASH_MB",
     "MAX_DEPTH",
     "MAX_HASH_MB",
     "MAX_MATE",
@@ -138,65 +139,23 @@ class Limit:
         return remaining, self.white_inc if turn else self.black_inc, self.remaining_moves
 
 
-def _score(info: _core.SearchInfo) -> Score:
-    return Score(cp=info.cp, mate=info.mate)
+SearchInfo = _core.SearchInfo
+"""The state of a search after a completed iteration (one per line with ``multipv``), as passed to a
+progress callback: ``depth``, ``seldepth``, ``score`` (a :class:`Score`), ``pv``, ``nodes``, ``time``
+(seconds since the search started), ``nps``, ``hashfull`` (per mille), ``multipv`` (the line's rank,
+from 1), ``bound`` (``"exact"``; ``"lower"`` or ``"upper"`` when the score fell outside the
+aspiration window of an iteration still running) and ``move`` (the first move of ``pv``). A frozen
+record made by the core, compared by value."""
 
+SearchResult = _core.SearchResult
+"""What a search found: ``move``, ``score``, ``pv`` (starting with ``move``), ``depth`` (the deepest
+completed iteration; 0 when the game is over), ``nodes``, ``time`` (seconds), ``nps``, ``seldepth``,
+``outcome`` and ``ponder`` (the reply the engine expects), and ``lines`` (every line found, best
+first, each a :class:`SearchInfo`).
 
-@dataclasses.dataclass(frozen=True)
-class SearchInfo:
-    """The state of a search after a completed iteration (one per line with ``multipv``), as passed
-    to a progress callback."""
-
-    depth: int
-    """The iteration's depth in plies."""
-    seldepth: int
-    """The deepest ply reached, captures and extensions included."""
-    score: Score
-    pv: list[Move]
-    """The principal variation: the best line found, best move first."""
-    nodes: int
-    """Nodes searched so far, all threads together."""
-    time: float
-    """Seconds since the search started."""
-    nps: int
-    """Nodes per second."""
-    hashfull: int
-    """Transposition table use by this search, per mille."""
-    multipv: int = 1
-    """The line's rank, from 1 (the best)."""
-    bound: str = "exact"
-    """``"exact"``; ``"lower"`` or ``"upper"`` when the score fell outside the aspiration window of
-    an iteration still running (reported in searches longer than a second)."""
-
-    @property
-    def move(self) -> Move | None:
-        """The best move so far (the first move of the principal variation)."""
-        return self.pv[0] if self.pv else None
-
-
-@dataclasses.dataclass(frozen=True)
-class SearchResult:
-    """What a search found.
-
-    ``move`` is ``None`` only when the game is already over; ``outcome`` then says how it ended
-    (and ``score`` is ``Score(mate=0)`` for a lost game, ``Score(cp=0)`` for a draw).
-    """
-
-    move: Move | None
-    score: Score
-    pv: list[Move]
-    """The principal variation, starting with ``move``."""
-    depth: int
-    """The deepest completed iteration, in plies (0 when the game is over)."""
-    nodes: int
-    time: float
-    """Seconds the search took."""
-    nps: int
-    seldepth: int = 0
-    outcome: Outcome | None = None
-    """Why there is no move: the finished game's outcome. ``None`` whenever there is a move."""
-    ponder: Move | None = None
-    """The reply the engine expects (the principal variation's second move, or the table's)."""
+``move`` is ``None`` only when the game is already over; ``outcome`` then says how it ended (and
+``score`` is ``Score(mate=0)`` for a lost game, ``Score(cp=0)`` for a draw). A frozen record made by
+the core, compared by value."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -216,21 +175,6 @@ def _history(board: PositionLike) -> _core.History | None:
     return board._history if isinstance(board, Board) else None
 
 
-def _info(info: _core.SearchInfo) -> SearchInfo:
-    return SearchInfo(
-        depth=info.depth,
-        seldepth=info.seldepth,
-        score=_score(info),
-        pv=list(info.pv),
-        nodes=info.nodes,
-        time=info.time,
-        nps=info.nps,
-        hashfull=info.hashfull,
-        multipv=info.multipv,
-        bound=info.bound,
-    )
-
-
 def _root_moves(position: Position, root_moves: Iterable[Move] | None) -> list[Move] | None:
     """The root moves to search, checked: legal here, at least one."""
     if root_moves is None:
@@ -246,7 +190,7 @@ def _root_moves(position: Position, root_moves: Iterable[Move] | None) -> list[M
     return moves
 
 
-def _result_infos(found: _core.SearchInfo, turn: bool) -> list[InfoDict]:
+def _result_infos(found: SearchResult, turn: bool) -> list[InfoDict]:
     """One :data:`InfoDict` per line of a finished search, best first."""
     common: InfoDict = {
         "depth": found.depth,
@@ -256,10 +200,10 @@ def _result_infos(found: _core.SearchInfo, turn: bool) -> list[InfoDict]:
         "time": found.time,
     }
     if not found.lines:  # a finished game: its score, no line
-        return [{**common, "score": PovScore(_score(found), turn), "pv": [], "multipv": 1}]
+        return [{**common, "score": PovScore(found.score, turn), "pv": [], "multipv": 1}]
     return [
-        {**common, "score": PovScore(Score(cp=cp, mate=mate), turn), "pv": list(pv), "multipv": rank}
-        for rank, (cp, mate, pv) in enumerate(found.lines, 1)
+        {**common, "score": PovScore(line.score, turn), "pv": line.pv, "multipv": line.multipv}
+        for line in found.lines
     ]
 
 
@@ -285,7 +229,7 @@ class Engine:
         self,
         *,
         threads: int = 1,
-        hash_mb: int = 64,
+        hash_mb: int = DEFAULT_HASH_MB,
         options: Mapping[str, int] | None = None,
         tablebase_path: str | os.PathLike[str] | None = None,
     ) -> None:
@@ -337,7 +281,7 @@ class Engine:
         callback: Callable[[SearchInfo], object] | None = None,
         root_moves: Iterable[Move] | None = None,
         multipv: int = 1,
-    ) -> tuple[_core.SearchInfo, bool]:
+    ) -> tuple[SearchResult, bool]:
         """The core's search, after the checks every search method shares, and the side to move."""
         limit = Limit() if limit is None else limit
         if not isinstance(limit, Limit):
@@ -347,7 +291,6 @@ class Engine:
         position = to_position(board)
         roots = _root_moves(position, root_moves)
         self._stop_pondering()
-        on_iteration = None if callback is None else (lambda info: callback(_info(info)))
         remaining, increment, moves_to_go = limit._clock(position.turn)
         found = self._engine.search(
             position,
@@ -355,7 +298,7 @@ class Engine:
             limit.depth,
             limit.nodes,
             limit.time,
-            on_iteration,
+            callback,
             mate=limit.mate,
             multipv=multipv,
             root_moves=roots,
@@ -388,18 +331,7 @@ class Engine:
         this engine is already searching (use one engine per thread).
         """
         found, _ = self._search(board, limit, callback=callback, root_moves=root_moves)
-        return SearchResult(
-            move=found.move,
-            score=_score(found),
-            pv=list(found.pv),
-            depth=found.depth,
-            nodes=found.nodes,
-            time=found.time,
-            nps=found.nps,
-            seldepth=found.seldepth,
-            outcome=found.outcome,
-            ponder=found.ponder,
-        )
+        return found
 
     @overload
     def analyse(

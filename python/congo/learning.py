@@ -67,7 +67,7 @@ __all__ = [
 BOARD_SHAPE = (7, 7)
 """Rows (ranks, row 0 = rank 1) and columns (files, column 0 = file a) of one plane."""
 
-NUM_MOVE_KINDS = 40
+NUM_MOVE_KINDS: int = _core.NUM_MOVE_KINDS
 """Kinds of leg: an action below :data:`STOP_ACTION` is ``kind * 49 + from_square``."""
 
 PositionLike = Union[Board, Position, Game, str]
@@ -152,8 +152,6 @@ def encode_bytes(
     Raises ``TypeError`` for anything else, ``ValueError`` for an unknown perspective or a negative
     thread count, and :class:`~congo.InvalidFenError` / :class:`~congo.InvalidPositionError` for a
     bad FEN."""
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 0:
-        raise ValueError(f"threads must be a non-negative int, got {threads!r}")
     side_to_move = _side_to_move(perspective)
     if isinstance(boards, Game) and boards.chain is not None:
         if mirror:

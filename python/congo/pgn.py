@@ -104,7 +104,6 @@ _DEFAULT_TAGS: Final = {
 }
 _RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
 _MOVE_NUMBER: Final = re.compile(r"\d+\.+")
-_TAG_NAME: Final = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_+#=:-]*\Z")
 
 
 class PgnError(ValueError):
@@ -139,7 +138,7 @@ class Headers(MutableMapping[str, str]):
     def __setitem__(self, key: str, value: str) -> None:
         if not isinstance(key, str) or not isinstance(value, str):
             raise TypeError(f"a tag name and value are str, got {type(key).__name__}: {type(value).__name__}")
-        if not _TAG_NAME.match(key):
+        if not _core.is_tag_name(key):
             raise ValueError(f"{key!r} is not a PGN tag name (letters, digits and _ + # = : -)")
         if "\n" in value or "\r" in value:
             raise ValueError(f"the value of tag {key!r} contains a line break")

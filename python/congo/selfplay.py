@@ -79,23 +79,16 @@ class SelfPlayConfig:
 
     nodes: int = 2000
     opening_plies: int = 6
-    max_plies: int = 300
-    hash_mb: int = 16
+    max_plies: int = _core.DEFAULT_MAX_PLIES
+    hash_mb: int = _core.GAME_POOL_HASH_MB
+    """Small by default (the core's ``GAME_POOL_HASH_MB``): each game in parallel has its own."""
     fen: str = STARTING_FEN
 
     def __post_init__(self) -> None:
-        for name in ("nodes", "opening_plies", "max_plies", "hash_mb"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-        if not 1 <= self.nodes < 2**63:
-            raise ValueError(f"nodes must be at least 1, got {self.nodes}")
-        if not 0 <= self.opening_plies < 2**32:
-            raise ValueError(f"opening_plies must be non-negative, got {self.opening_plies}")
-        if not 1 <= self.max_plies < 2**32:
-            raise ValueError(f"max_plies must be at least 1, got {self.max_plies}")
-        if not 1 <= self.hash_mb <= 1024:
-            raise ValueError(f"hash_mb must be from 1 to 1024, got {self.hash_mb}")
+        # The core checks every range (hash_mb up to MAX_HASH_MB), as it will when the games run.
+        _core.check_selfplay_config(
+            nodes=self.nodes, opening_plies=self.opening_plies, max_plies=self.max_plies, hash_mb=self.hash_mb
+        )
         Position(self.fen)  # InvalidFenError / InvalidPositionError now rather than in a worker
 
 

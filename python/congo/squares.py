@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, MutableSet
 from typing import Callable, Final, SupportsInt, Union
 
+from congo import _core
+
 Square = int
 
 A1, B1, C1, D1, E1, F1, G1 = range(0, 7)
@@ -85,11 +87,9 @@ def square_mirror(sq: Square) -> Square:
 BB_SQUARES: Final = [1 << sq for sq in SQUARES]
 BB_RANKS: Final = [0x7F << (7 * r) for r in range(7)]
 BB_FILES: Final = [sum(1 << (7 * r + f) for r in range(7)) for f in range(7)]
-BB_RIVER: Final = BB_RANKS[3]
-BB_CASTLES: Final = (
-    sum(1 << square(f, r) for f in (2, 3, 4) for r in (4, 5, 6)),
-    sum(1 << square(f, r) for f in (2, 3, 4) for r in (0, 1, 2)),
-)
+BB_RIVER: Final[int] = _core.BB_RIVER
+"""The river, rank 4: the core's mask."""
+BB_CASTLES: Final[tuple[int, int]] = _core.BB_CASTLES
 """Castle masks indexed by colour: ``BB_CASTLES[WHITE]`` is c1–e3, ``BB_CASTLES[BLACK]`` is c5–e7."""
 
 IntoSquareSet = Union[SupportsInt, Iterable[Square]]

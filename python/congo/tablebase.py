@@ -141,10 +141,6 @@ class Tablebase:
     def best_line(self, board: PositionLike, max_plies: int = 1000) -> list[Move]:
         """The line the tables play from a position for both sides (see :meth:`best_move`), to
         the end of the game or ``max_plies`` moves. Empty outside the tables."""
-        if isinstance(max_plies, bool) or not isinstance(max_plies, int):
-            raise TypeError(f"max_plies must be an int, got {type(max_plies).__name__}")
-        if max_plies < 0:
-            raise ValueError(f"max_plies must not be negative, got {max_plies}")
         return self._tb.best_line(to_position(board), max_plies)
 
     def table_of(self, board: PositionLike) -> tuple[str, bool] | None:
@@ -207,67 +203,30 @@ class Progress:
         return 1.0 if self.work_total == 0 else min(1.0, self.work_done / self.work_total)
 
 
-@dataclasses.dataclass(frozen=True)
-class TableReport:
-    """One generated table: its positions (each once, up to symmetry) and the results for the side
-    to move among them, the longest distance to mate (of a win or a loss for the side to move), and
-    the seconds it took."""
+TableReport = _core.TableReport
+"""One generated table (a frozen record made by the core): ``material``, its ``positions`` (each
+once, up to symmetry), ``wins``, ``draws`` and ``losses`` for the side to move among them,
+``longest`` (the longest distance to mate, of a win or a loss for the side to move), ``seconds``
+and ``reused`` (the table was in the directory already and was kept)."""
 
-    material: str
-    positions: int
-    wins: int
-    draws: int
-    losses: int
-    longest: int
-    seconds: float
-    reused: bool
-    """The table was in the directory already and was kept."""
+VerifyReport = _core.VerifyReport
+"""One verified table (a frozen record made by the core): ``material``, ``entries`` checked,
+``wrong`` entries, the first few ``errors`` described, ``seconds``; ``ok`` when none is wrong."""
 
+SideStats = _core.SideStats
+"""A table's positions with one side to move (a frozen record made by the core): ``positions``,
+``wins``, ``draws``, ``losses`` for the side to move, and its longest win and loss
+(``longest_win``, ``longest_win_fen``, ``longest_loss``, ``longest_loss_fen``: plies and FEN; 0 and
+``None`` when there is none)."""
 
-@dataclasses.dataclass(frozen=True)
-class VerifyReport:
-    """One verified table: entries checked, how many were wrong, the first few described."""
+TableStats = _core.TableStats
+"""What one table says, counting every position once (a position and its mirror image twice): a
+frozen record made by the core with ``material``, ``white_to_move`` and ``black_to_move`` (each a
+:class:`SideStats`), ``full_zugzwangs``, ``half_zugzwangs`` and a ``zugzwang_example`` FEN.
 
-    material: str
-    entries: int
-    wrong: int
-    errors: list[str]
-    seconds: float
-
-    @property
-    def ok(self) -> bool:
-        return self.wrong == 0
-
-
-@dataclasses.dataclass(frozen=True)
-class SideStats:
-    """A table's positions with one side to move: how many, won, drawn, lost by the side to move,
-    and its longest win and loss (plies, FEN; 0 and ``None`` when there is none)."""
-
-    positions: int
-    wins: int
-    draws: int
-    losses: int
-    longest_win: int
-    longest_win_fen: str | None
-    longest_loss: int
-    longest_loss_fen: str | None
-
-
-@dataclasses.dataclass(frozen=True)
-class TableStats:
-    """What one table says, counting every position once (a position and its mirror image twice).
-
-    A mutual zugzwang is a placement where the side to move, whichever it is, would do better if
-    the other side were to move: ``full_zugzwangs`` where whoever moves loses, ``half_zugzwangs``
-    where one side to move draws and the other loses."""
-
-    material: str
-    white_to_move: SideStats
-    black_to_move: SideStats
-    full_zugzwangs: int
-    half_zugzwangs: int
-    zugzwang_example: str | None
+A mutual zugzwang is a placement where the side to move, whichever it is, would do better if the
+other side were to move: ``full_zugzwangs`` where whoever moves loses, ``half_zugzwangs`` where one
+side to move draws and the other loses."""
 
 
 ProgressCallback = Callable[[Progress], object]
@@ -279,24 +238,6 @@ def _check_progress(progress: ProgressCallback | None) -> Callable[..., object] 
     if not callable(progress):
         raise TypeError(f"progress must be callable, got {type(progress).__name__}")
     return lambda *fields: progress(Progress(*fields))
-
-
-def _check_men(men: object) -> int:
-    if isinstance(men, bool) or not isinstance(men, int):
-        raise TypeError(f"men must be an int, got {type(men).__name__}")
-    if not 2 <= men <= MAX_MEN:
-        raise ValueError(f"men must be from 2 to {MAX_MEN}, got {men}")
-    return men
-
-
-def _check_threads(threads: object) -> int | None:
-    if threads is None:
-        return None
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, got {threads}")
-    return threads
 
 
 def _check_tables(tables: Iterable[str] | None) -> list[str]:
@@ -312,9 +253,10 @@ def _check_tables(tables: Iterable[str] | None) -> list[str]:
 
 
 def _directory_and_men(directory: PathLike | None, men: int | None) -> tuple[Path, int]:
-    """The directory of existing tables, and ``men`` checked (default: the most in the directory)."""
+    """The directory of existing tables, and ``men`` (default: the most in the directory; the core
+    checks it)."""
     path = _directory(directory)
-    return path, _check_men(max(2, Tablebase(path).max_men) if men is None else men)
+    return path, max(2, Tablebase(path).max_men) if men is None else men
 
 
 def generate(
@@ -344,14 +286,14 @@ def generate(
     """
     found = _core.tablebase_generate(
         _directory(directory),
-        _check_men(men),
-        threads=_check_threads(threads),
+        men,
+        threads=threads,
         force=bool(force),
         tables=_check_tables(tables),
         simple=bool(simple),
         callback=_check_progress(progress),
     )
-    return [TableReport(*row) for row in found]
+    return found
 
 
 def verify(
@@ -370,11 +312,11 @@ def verify(
     found = _core.tablebase_verify(
         path,
         men,
-        threads=_check_threads(threads),
+        threads=threads,
         tables=_check_tables(tables),
         callback=_check_progress(progress),
     )
-    return [VerifyReport(*row) for row in found]
+    return found
 
 
 def stats(
@@ -392,11 +334,8 @@ def stats(
     found = _core.tablebase_stats(
         path,
         men,
-        threads=_check_threads(threads),
+        threads=threads,
         tables=_check_tables(tables),
         callback=_check_progress(progress),
     )
-    return [
-        TableStats(name, SideStats(*white), SideStats(*black), full, half, example)
-        for name, white, black, full, half, example in found
-    ]
+    return found

@@ -8,7 +8,7 @@ use crate::moves::{Move, Path};
 use crate::piece::{Color, Piece, Role};
 use crate::rules::{pawn, river};
 use crate::square::Square;
-use crate::tables::{castle_of, RIVER};
+use crate::tables::castle_of;
 use crate::zobrist;
 
 /// A placement, side to move and move number, exactly as written; nothing is checked.
@@ -308,7 +308,7 @@ impl Position {
         // The mover's pieces in the river before the move, read before anything is written: only
         // they can drown (a piece entering the river survives its first turn), so most moves skip
         // step 3 entirely.
-        let swimmers_before = self.board.by_color(us) & RIVER & !self.board.by_role(Role::Crocodile);
+        let swimmers_before = river::swimmers(&self.board, us);
         let mut hash = self.hash ^ zobrist::WHITE_TO_MOVE;
 
         // 1. Remove the captured pieces (the target, or every jumped piece of a chain).

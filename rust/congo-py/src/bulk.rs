@@ -108,8 +108,20 @@ impl PlayoutStats {
     /// A tally (normally made by `random_playouts`). Raises `ValueError` unless the wins and draws
     /// add up to the games.
     #[new]
-    #[pyo3(signature = (games = 0, white_wins = 0, black_wins = 0, draws = 0, plies = 0))]
-    fn new(games: u64, white_wins: u64, black_wins: u64, draws: u64, plies: u64) -> PyResult<PlayoutStats> {
+    #[pyo3(signature = (games = None, white_wins = None, black_wins = None, draws = None, plies = None))]
+    fn new(
+        games: Option<&Bound<'_, PyAny>>,
+        white_wins: Option<&Bound<'_, PyAny>>,
+        black_wins: Option<&Bound<'_, PyAny>>,
+        draws: Option<&Bound<'_, PyAny>>,
+        plies: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PlayoutStats> {
+        let count = |value: Option<&Bound<'_, PyAny>>, name| {
+            value.map_or(Ok(0), |v| convert::ranged(v, name, 0, u64::MAX))
+        };
+        let (games, white_wins) = (count(games, "games")?, count(white_wins, "white_wins")?);
+        let (black_wins, draws, plies) =
+            (count(black_wins, "black_wins")?, count(draws, "draws")?, count(plies, "plies")?);
         let decided = u128::from(white_wins) + u128::from(black_wins) + u128::from(draws);
         if decided != u128::from(games) {
             return Err(pyo3::exceptions::PyValueError::new_err(format!(

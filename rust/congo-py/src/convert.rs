@@ -34,12 +34,22 @@ pub fn int(value: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
     }
 }
 
-/// An int checked against `min..=max` by the core's one range check.
+/// An int checked against `min..=max` by the core's one range check: the one conversion for every
+/// bounded integer argument. `TypeError` for anything but an int (a bool or a float included),
+/// `ValueError` naming the bounds for an int outside them (of any size: never `OverflowError`).
+/// Bindings take such arguments as `&Bound<PyAny>` and convert them here, never as a raw `u32`,
+/// `usize` or `i64`, whose extraction raises `OverflowError`.
 pub fn ranged<T>(value: &Bound<'_, PyAny>, name: &'static str, min: T, max: T) -> PyResult<T>
 where
     T: Copy + Into<i128> + TryFrom<i128>,
 {
     core::bounds::checked(name, int(value, name)?, min, max).map_err(|e| out_of_range(&e))
+}
+
+/// [`ranged`] for a count held in a `usize` (threads, men, plies), whose bounds are `usize` values.
+pub fn ranged_usize(value: &Bound<'_, PyAny>, name: &'static str, min: usize, max: usize) -> PyResult<usize> {
+    let (min, max) = (min as u64, max as u64);
+    ranged(value, name, min, max).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 /// A number of seconds (an int or a float, not a bool), as an `f64`: an int too big for a float

@@ -1,5 +1,5 @@
-//! `congo._core.Engine`: the search engine handle, and `SearchInfo`, the record of one search or
-//! one completed iteration. The Python-facing API (`congo.Engine`, `Limit`, `SearchResult`,
+//! `congo._core.Engine`: the search engine handle, and the records of its findings: `SearchInfo`
+//! (one completed iteration) and `SearchResult` (one search), used by Python as they are. The Python-facing API (`congo.Engine`, `Limit`, `SearchResult`,
 //! `Score`) is built on these in `congo/engine.py`.
 //!
 //! The search runs on a thread of its own with the GIL released. The calling thread waits for it
@@ -22,6 +22,7 @@ use crate::history::PyHistory;
 use crate::moves::PyMove;
 use crate::position::PyPosition;
 use crate::pytypes;
+use crate::records::record;
 use crate::signals::POLL;
 
 /// A search engine: transposition table, threads, parameters. Searches release the GIL.
@@ -33,37 +34,66 @@ pub struct PyEngine {
     hash_mb: usize,
 }
 
-/// One search's or one iteration's findings, as plain values.
-#[pyclass(frozen, get_all, module = "congo._core", name = "SearchInfo")]
-pub struct PySearchInfo {
-    /// The best move (`None` when the game is over).
-    r#move: Option<Py<PyMove>>,
-    /// Centipawns for the side to move, or `None` for a forced result.
-    cp: Option<i32>,
-    /// Own moves to a forced win (negative: a forced loss; 0: already lost), or `None`.
-    mate: Option<i32>,
-    pv: Vec<Py<PyMove>>,
-    depth: u32,
-    seldepth: u32,
-    nodes: u64,
-    /// Seconds since the search started.
-    time: f64,
-    nps: u64,
-    hashfull: u32,
-    /// Why there is no move: the finished game's `Outcome`, else `None`.
-    outcome: Option<Py<PyAny>>,
-    /// The line's number, from 1 (`MultiPV`).
-    multipv: u32,
-    /// `"exact"`, or `"lower"` / `"upper"` for a score outside an aspiration window.
-    bound: &'static str,
-    /// The expected reply to ponder on (results only).
-    ponder: Option<Py<PyMove>>,
-    /// Every line of a result, best first, as `(cp, mate, pv)` (results only).
-    lines: Vec<PyLine>,
+record! {
+    /// The state of a search after a completed iteration (one per line with `multipv`), as passed to
+    /// a progress callback: `congo.SearchInfo`.
+    PySearchInfo as "SearchInfo" in "congo._core" {
+        /// The iteration's depth in plies.
+        depth: u32,
+        /// The deepest ply reached, captures and extensions included.
+        seldepth: u32,
+        /// A `congo.Score`, for the side to move.
+        score: Py<PyAny>,
+        /// The principal variation: the best line found, best move first.
+        pv: Vec<Py<PyMove>>,
+        /// Nodes searched so far, all threads together.
+        nodes: u64,
+        /// Seconds since the search started.
+        time: f64,
+        /// Nodes per second.
+        nps: u64,
+        /// Transposition table use by this search, per mille.
+        hashfull: u32,
+        /// The line's rank, from 1 (the best).
+        multipv: u32 = 1,
+        /// `"exact"`; `"lower"` or `"upper"` when the score fell outside the aspiration window of
+        /// an iteration still running.
+        bound: String = "exact".to_owned(),
+    }
+    methods {
+        /// The best move so far (the first move of the principal variation).
+        #[getter]
+        fn r#move(&self, py: Python<'_>) -> Option<Py<PyMove>> {
+            self.pv.first().map(|m| m.clone_ref(py))
+        }
+    }
 }
 
-/// One line of a result: centipawns or mate, and the moves.
-type PyLine = (Option<i32>, Option<i32>, Vec<Py<PyMove>>);
+record! {
+    /// What a search found: `congo.SearchResult`. `move` is `None` only when the game is already
+    /// over; `outcome` then says how it ended.
+    PySearchResult as "SearchResult" in "congo._core" {
+        r#move: Option<Py<PyMove>>,
+        /// A `congo.Score`, for the side to move.
+        score: Py<PyAny>,
+        /// The principal variation, starting with `move`.
+        pv: Vec<Py<PyMove>>,
+        /// The deepest completed iteration, in plies (0 when the game is over).
+        depth: u32,
+        nodes: u64,
+        /// Seconds the search took.
+        time: f64,
+        nps: u64,
+        seldepth: u32 = 0,
+        /// Why there is no move: the finished game's `congo.Outcome`, else `None`.
+        outcome: Option<Py<PyAny>> = None,
+        /// The reply the engine expects (the principal variation's second move, or the table's).
+        ponder: Option<Py<PyMove>> = None,
+        /// Every line found, best first, each a `SearchInfo` (its `multipv` the rank); empty when
+        /// the game is over.
+        lines: Vec<Py<PySearchInfo>> = Vec::new(),
+    }
+}
 
 fn bound_name(bound: ScoreBound) -> &'static str {
     match bound {
@@ -79,59 +109,58 @@ fn moves_to_python(py: Python<'_>, moves: &[Move]) -> PyResult<Vec<Py<PyMove>>> 
 
 impl PySearchInfo {
     fn from_info(py: Python<'_>, info: &SearchInfo) -> PyResult<PySearchInfo> {
-        let pv = moves_to_python(py, &info.pv)?;
         Ok(PySearchInfo {
-            r#move: pv.first().map(|m| m.clone_ref(py)),
-            cp: info.score.cp(),
-            mate: info.score.mate(),
-            pv,
             depth: info.depth,
             seldepth: info.seldepth,
+            score: pytypes::score(py, info.score)?,
+            pv: moves_to_python(py, &info.pv)?,
             nodes: info.nodes,
             time: info.time.as_secs_f64(),
             nps: info.nps(),
             hashfull: info.hashfull,
-            outcome: None,
             multipv: info.multipv,
-            bound: bound_name(info.bound),
-            ponder: None,
-            lines: Vec::new(),
-        })
-    }
-
-    fn from_result(py: Python<'_>, result: &search::SearchResult) -> PyResult<PySearchInfo> {
-        Ok(PySearchInfo {
-            r#move: result.best_move.map(|m| PyMove::object(py, m.path)).transpose()?,
-            cp: result.score.cp(),
-            mate: result.score.mate(),
-            pv: moves_to_python(py, &result.pv)?,
-            depth: result.depth,
-            seldepth: result.seldepth,
-            nodes: result.nodes,
-            time: result.time.as_secs_f64(),
-            nps: result.nps(),
-            hashfull: 0,
-            outcome: result.outcome.map(|o| pytypes::outcome(py, o)).transpose()?,
-            multipv: 1,
-            bound: bound_name(ScoreBound::Exact),
-            ponder: result.ponder.map(|m| PyMove::object(py, m.path)).transpose()?,
-            lines: result
-                .lines
-                .iter()
-                .map(|line| Ok((line.score.cp(), line.score.mate(), moves_to_python(py, &line.pv)?)))
-                .collect::<PyResult<_>>()?,
+            bound: bound_name(info.bound).to_owned(),
         })
     }
 }
 
-#[pymethods]
-impl PySearchInfo {
-    fn __repr__(&self) -> String {
-        let best = self.r#move.as_ref().map_or_else(|| "None".to_owned(), |m| m.get().path.uci());
-        format!(
-            "SearchInfo(move={best}, cp={:?}, mate={:?}, depth={}, nodes={})",
-            self.cp, self.mate, self.depth, self.nodes
-        )
+impl PySearchResult {
+    fn from_result(py: Python<'_>, result: &search::SearchResult) -> PyResult<PySearchResult> {
+        let lines = result
+            .lines
+            .iter()
+            .zip(1..)
+            .map(|(line, rank)| {
+                Py::new(
+                    py,
+                    PySearchInfo {
+                        depth: result.depth,
+                        seldepth: result.seldepth,
+                        score: pytypes::score(py, line.score)?,
+                        pv: moves_to_python(py, &line.pv)?,
+                        nodes: result.nodes,
+                        time: result.time.as_secs_f64(),
+                        nps: result.nps(),
+                        hashfull: 0,
+                        multipv: rank,
+                        bound: bound_name(ScoreBound::Exact).to_owned(),
+                    },
+                )
+            })
+            .collect::<PyResult<_>>()?;
+        Ok(PySearchResult {
+            r#move: result.best_move.map(|m| PyMove::object(py, m.path)).transpose()?,
+            score: pytypes::score(py, result.score)?,
+            pv: moves_to_python(py, &result.pv)?,
+            depth: result.depth,
+            nodes: result.nodes,
+            time: result.time.as_secs_f64(),
+            nps: result.nps(),
+            seldepth: result.seldepth,
+            outcome: result.outcome.map(|o| pytypes::outcome(py, o)).transpose()?,
+            ponder: result.ponder.map(|m| PyMove::object(py, m.path)).transpose()?,
+            lines,
+        })
     }
 }
 
@@ -251,7 +280,10 @@ impl PyEngine {
             _ => PyValueError::new_err(e.to_string()),
         };
         let threads = threads.map(|t| convert::int(t, "threads")).transpose()?.unwrap_or(1);
-        let hash_mb = hash_mb.map(|h| convert::int(h, "hash_mb")).transpose()?.unwrap_or(64);
+        let hash_mb = hash_mb
+            .map(|h| convert::int(h, "hash_mb"))
+            .transpose()?
+            .unwrap_or(search::DEFAULT_HASH_MB as i128);
         let thread_count = search::checked_threads(threads).map_err(engine_error)?;
         let hash = search::checked_hash_mb(hash_mb).map_err(engine_error)?;
         let mut params = search::Params::default();
@@ -315,7 +347,7 @@ impl PyEngine {
         root_moves: Option<Vec<PyRef<'_, PyMove>>>,
         ponder: bool,
         prepared: bool,
-    ) -> PyResult<PySearchInfo> {
+    ) -> PyResult<PySearchResult> {
         let limits = limits(depth, nodes, time, mate, remaining, increment, moves_to_go)?;
         let multipv = multipv.map(multipv_count).transpose()?.unwrap_or(1);
         let options = SearchOptions {
@@ -370,7 +402,7 @@ impl PyEngine {
                 return Err(crate::tablebase::tablebase_error(failure));
             }
         }
-        PySearchInfo::from_result(py, &result)
+        PySearchResult::from_result(py, &result)
     }
 
     /// Ends the running search (from any thread) within about a millisecond; the search returns

@@ -10,7 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyTuple};
 
-use crate::convert::square;
+use crate::convert::{self, square};
 use crate::errors::IllegalMoveError;
 use crate::moves::{MoveObjects, PyMove};
 use crate::position::PyPosition;
@@ -27,15 +27,19 @@ fn positions_of(items: &Bound<'_, PyAny>) -> PyResult<Vec<core::Position>> {
 /// side or (`side_to_move=True`) the side to move's. GIL released; `threads` (0: every core) share a
 /// large batch.
 #[pyfunction]
-#[pyo3(signature = (positions, repetitions = None, *, mirror = false, side_to_move = false, threads = 0))]
+#[pyo3(signature = (positions, repetitions = None, *, mirror = false, side_to_move = false, threads = None))]
 pub fn encode_positions<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
     repetitions: Option<&[u8]>,
     mirror: bool,
     side_to_move: bool,
-    threads: usize,
+    threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyByteArray>> {
+    let threads = threads
+        .map(|t| convert::ranged_usize(t, "threads", 0, core::search::MAX_THREADS))
+        .transpose()?
+        .unwrap_or(0);
     let positions = positions_of(positions)?;
     let reps = repetitions.unwrap_or(&[]);
     if !reps.is_empty() && reps.len() != positions.len() {
@@ -77,20 +81,20 @@ pub fn mirror_files(position: &Bound<'_, PyPosition>) -> PyPosition {
 
 /// The action under the left–right mirror.
 #[pyfunction]
-pub fn mirror_action(action: i64) -> PyResult<usize> {
+pub fn mirror_action(action: &Bound<'_, PyAny>) -> PyResult<usize> {
     Ok(learn::mirror_action(check_action(action)?))
 }
 
 /// The action seen from the other side of the board (ranks reversed): the frame of the side-to-move
 /// perspective for Black.
 #[pyfunction]
-pub fn flip_action(action: i64) -> PyResult<usize> {
+pub fn flip_action(action: &Bound<'_, PyAny>) -> PyResult<usize> {
     Ok(learn::flip_action(check_action(action)?))
 }
 
 /// `(from_square, to_square)` of an action's leg, or `None` for STOP and legs that leave the board.
 #[pyfunction]
-pub fn action_leg(action: i64) -> PyResult<Option<(usize, usize)>> {
+pub fn action_leg(action: &Bound<'_, PyAny>) -> PyResult<Option<(usize, usize)>> {
     Ok(learn::leg_of_action(check_action(action)?).ok().map(|(f, t)| (f.index(), t.index())))
 }
 
@@ -102,17 +106,19 @@ pub fn leg_action(from_square: &Bound<'_, PyAny>, to_square: &Bound<'_, PyAny>) 
 }
 
 /// An action given as a Python int, checked to be in the action space.
-fn check_action(action: i64) -> PyResult<usize> {
-    usize::try_from(action).ok().filter(|&a| a < NUM_ACTIONS).ok_or_else(|| {
-        PyValueError::new_err(format!("action {action} is out of range (actions are 0..{NUM_ACTIONS})"))
+fn check_action(action: &Bound<'_, PyAny>) -> PyResult<usize> {
+    convert::ranged_usize(action, "action", 0, NUM_ACTIONS - 1).map_err(|e| {
+        if e.is_instance_of::<PyValueError>(action.py()) {
+            PyValueError::new_err(format!("action out of range: {}", e.value(action.py())))
+        } else {
+            e
+        }
     })
 }
 
 /// A ply limit given as a Python int.
-fn check_max_plies(max_plies: i64) -> PyResult<u32> {
-    u32::try_from(max_plies).map_err(|_| {
-        PyValueError::new_err(format!("max_plies must be a non-negative 32-bit integer, got {max_plies}"))
-    })
+fn check_max_plies(max_plies: &Bound<'_, PyAny>) -> PyResult<u32> {
+    convert::ranged(max_plies, "max_plies", 0, u32::MAX)
 }
 
 fn end_name(end: GameEnd) -> &'static str {
@@ -140,10 +146,14 @@ pub struct PyGame {
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (position = None, max_plies = 300))]
-    fn new(position: Option<&Bound<'_, PyPosition>>, max_plies: i64) -> PyResult<PyGame> {
+    #[pyo3(signature = (position = None, max_plies = None))]
+    fn new(
+        position: Option<&Bound<'_, PyPosition>>,
+        max_plies: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyGame> {
         let start = position.map_or_else(core::Position::start, |p| p.get().inner);
-        Ok(PyGame { inner: Game::new(start, check_max_plies(max_plies)?) })
+        let max_plies = max_plies.map(check_max_plies).transpose()?.unwrap_or(learn::DEFAULT_MAX_PLIES);
+        Ok(PyGame { inner: Game::new(start, max_plies) })
     }
 
     /// The position before the move under way.
@@ -227,7 +237,7 @@ impl PyGame {
     }
 
     /// Plays one action; `True` when it completed a move. Raises `IllegalMoveError`.
-    fn apply(&mut self, action: i64) -> PyResult<bool> {
+    fn apply(&mut self, action: &Bound<'_, PyAny>) -> PyResult<bool> {
         self.inner.apply(check_action(action)?).map_err(|e| step_error(&e))
     }
 
@@ -335,23 +345,54 @@ impl StopFlag {
     }
 }
 
+/// A self-play configuration from Python values, checked: the one place its ranges live.
+fn selfplay_config(
+    nodes: &Bound<'_, PyAny>,
+    opening_plies: &Bound<'_, PyAny>,
+    max_plies: &Bound<'_, PyAny>,
+    hash_mb: Option<&Bound<'_, PyAny>>,
+) -> PyResult<learn::selfplay::SelfPlayConfig> {
+    Ok(learn::selfplay::SelfPlayConfig {
+        nodes: convert::ranged(nodes, "nodes", 1, core::search::MAX_NODES)?,
+        opening_plies: convert::ranged(opening_plies, "opening_plies", 0, u32::MAX)?,
+        max_plies: convert::ranged(max_plies, "max_plies", 1, u32::MAX)?,
+        hash_mb: hash_mb
+            .map(|h| convert::ranged_usize(h, "hash_mb", 1, core::search::MAX_HASH_MB))
+            .transpose()?
+            .unwrap_or(core::search::GAME_POOL_HASH_MB),
+    })
+}
+
+/// Checks a self-play configuration: `TypeError` for a non-int, `ValueError` out of range.
+#[pyfunction]
+#[pyo3(signature = (*, nodes, opening_plies, max_plies, hash_mb))]
+pub fn check_selfplay_config(
+    nodes: &Bound<'_, PyAny>,
+    opening_plies: &Bound<'_, PyAny>,
+    max_plies: &Bound<'_, PyAny>,
+    hash_mb: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    selfplay_config(nodes, opening_plies, max_plies, Some(hash_mb)).map(|_| ())
+}
+
 /// Plays one self-play game (GIL released) and returns its rows as columns plus the game's result,
 /// or `None` when `stop` was set before it finished.
 #[pyfunction]
-#[pyo3(signature = (position, seed, *, nodes, opening_plies, max_plies, hash_mb = 16, stop = None))]
+#[pyo3(signature = (position, seed, *, nodes, opening_plies, max_plies, hash_mb = None, stop = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay_game<'py>(
     py: Python<'py>,
     position: &Bound<'_, PyPosition>,
-    seed: u64,
-    nodes: u64,
-    opening_plies: u32,
-    max_plies: u32,
-    hash_mb: usize,
+    seed: &Bound<'_, PyAny>,
+    nodes: &Bound<'_, PyAny>,
+    opening_plies: &Bound<'_, PyAny>,
+    max_plies: &Bound<'_, PyAny>,
+    hash_mb: Option<&Bound<'_, PyAny>>,
     stop: Option<&Bound<'_, StopFlag>>,
 ) -> PyResult<Option<Bound<'py, PyDict>>> {
     let start = position.get().inner;
-    let config = learn::selfplay::SelfPlayConfig { nodes, opening_plies, max_plies, hash_mb };
+    let config = selfplay_config(nodes, opening_plies, max_plies, hash_mb)?;
+    let seed = convert::ranged(seed, "seed", 0, u64::MAX)?;
     let stop = stop.map_or_else(|| Arc::new(AtomicBool::new(false)), |s| Arc::clone(&s.get().0));
     let played = py
         .detach(|| {
@@ -395,9 +436,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(action_leg, m)?)?;
     m.add_function(wrap_pyfunction!(leg_action, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay_game, m)?)?;
+    m.add_function(wrap_pyfunction!(check_selfplay_config, m)?)?;
     m.add("NUM_PLANES", learn::NUM_PLANES)?;
     m.add("PLANE_SIZE", PLANE_SIZE)?;
     m.add("NUM_ACTIONS", NUM_ACTIONS)?;
+    m.add("NUM_MOVE_KINDS", learn::NUM_MOVE_KINDS)?;
+    m.add("DEFAULT_MAX_PLIES", learn::DEFAULT_MAX_PLIES)?;
     m.add("STOP_ACTION", learn::STOP)?;
     m.add("PLANE_NAMES", PyTuple::new(m.py(), learn::PLANE_NAMES)?)?;
     Ok(())

@@ -19,6 +19,7 @@ mod moves;
 mod pgn;
 mod position;
 mod pytypes;
+mod records;
 mod san;
 mod signals;
 mod tablebase;
@@ -40,6 +41,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPosition>()?;
     m.add_class::<engine::PyEngine>()?;
     m.add_class::<engine::PySearchInfo>()?;
+    m.add_class::<engine::PySearchResult>()?;
     m.add_class::<legal_moves::LegalMoveGenerator>()?;
     m.add_class::<bulk::PlayoutStats>()?;
     m.add_class::<history::PyHistory>()?;
@@ -63,6 +65,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tablebase::tablebase_generate, m)?)?;
     m.add_function(wrap_pyfunction!(tablebase::tablebase_verify, m)?)?;
     m.add_function(wrap_pyfunction!(tablebase::tablebase_stats, m)?)?;
+    m.add_class::<tablebase::TableReport>()?;
+    m.add_class::<tablebase::VerifyReport>()?;
+    m.add_class::<tablebase::SideStats>()?;
+    m.add_class::<tablebase::TableStats>()?;
     m.add("TablebaseError", py.get_type::<tablebase::TablebaseError>())?;
     m.add("STARTING_FEN", core::STARTING_FEN)?;
     m.add("STARTING_BOARD_FEN", core::STARTING_BOARD_FEN)?;
@@ -75,9 +81,20 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_TIME", search::MAX_TIME_SECONDS)?;
     m.add("MAX_THREADS", search::MAX_THREADS)?;
     m.add("MAX_HASH_MB", search::MAX_HASH_MB)?;
+    m.add("DEFAULT_HASH_MB", search::DEFAULT_HASH_MB)?;
+    m.add("GAME_POOL_HASH_MB", search::GAME_POOL_HASH_MB)?;
+    m.add("BATCH_HASH_MB", search::BATCH_HASH_MB)?;
     m.add("MAX_MATE", search::MAX_MATE)?;
     m.add("MAX_MULTIPV", search::MAX_MULTIPV)?;
     m.add("MAX_TABLEBASE_MEN", core::tablebase::MAX_MEN)?;
+    // The board's fixed regions, as 49-bit square masks.
+    m.add("BB_RIVER", core::tables::RIVER.0)?;
+    // Indexed by colour as Python indexes: `BB_CASTLES[WHITE]` (`True`, 1) is White's.
+    m.add(
+        "BB_CASTLES",
+        (core::tables::castle_of(core::Color::Black).0, core::tables::castle_of(core::Color::White).0),
+    )?;
+    m.add_function(wrap_pyfunction!(pgn::is_tag_name, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     learn::register(m)?;
     Ok(())

@@ -130,3 +130,10 @@ impl PyRecord {
         Ok((game.tags, events, game.result, error_tuples(game.errors), game.start.is_some()))
     }
 }
+
+/// Whether `name` is a PGN tag name (the core's rule: a letter, digit or `_`, then letters, digits
+/// and `_ + # = : -`).
+#[pyfunction]
+pub fn is_tag_name(name: &str) -> bool {
+    congo_core::pgn::is_tag_name(name)
+}

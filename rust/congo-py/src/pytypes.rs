@@ -1,9 +1,10 @@
 //! The Python-side value types the bindings hand out: `congo.Piece`, `congo.Outcome` and its
-//! `congo.Termination`. They are defined in Python (python-chess's shapes: an immutable piece, an
+//! `congo.Termination`, `congo.Score`. They are defined in Python (python-chess's shapes: an immutable piece, an
 //! `enum.Enum`, a dataclass) and looked up once, on first use, after `congo` has been imported.
 //!
 //! This file is the one mapping between the core's values and those Python objects.
 
+use congo_core::search::Score;
 use congo_core::{Color, Outcome, Piece, Role, Termination};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -76,4 +77,15 @@ pub fn outcome(py: Python<'_>, outcome: Outcome) -> PyResult<Py<PyAny>> {
     let index = Termination::ALL.iter().position(|&t| t == outcome.termination).unwrap_or(0);
     let winner = outcome.winner.map(Color::is_white);
     Ok(class.bind(py).call1((members[index].clone_ref(py), winner))?.unbind())
+}
+
+/// `congo.Score`.
+static SCORE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// A `congo.Score` for a core score (centipawns, or a forced result in moves).
+pub fn score(py: Python<'_>, score: Score) -> PyResult<Py<PyAny>> {
+    let class = SCORE.get_or_try_init(py, || {
+        Ok::<_, PyErr>(PyModule::import(py, "congo._results")?.getattr("Score")?.unbind())
+    })?;
+    Ok(class.bind(py).call1((score.cp(), score.mate()))?.unbind())
 }

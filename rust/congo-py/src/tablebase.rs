@@ -10,8 +10,10 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
+use crate::convert;
 use crate::moves::{MoveObjects, PyMove};
 use crate::position::PyPosition;
+use crate::records::record;
 
 create_exception!(
     congo,
@@ -109,8 +111,9 @@ impl PyTablebase {
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyPosition>,
-        max_plies: usize,
+        max_plies: &Bound<'_, PyAny>,
     ) -> PyResult<Vec<Py<PyMove>>> {
+        let max_plies = convert::ranged_usize(max_plies, "max_plies", 0, u32::MAX as usize)?;
         let pos = position.get().inner;
         let line = py.detach(|| self.inner.try_best_line(&pos, max_plies)).map_err(tablebase_error)?;
         let objects = MoveObjects::get(py)?;
@@ -197,12 +200,35 @@ fn run<T: Send>(
     }
 }
 
-fn threads(threads: Option<usize>) -> usize {
-    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get)).max(1)
+/// A thread count (default: every core), checked: `1..=MAX_THREADS`.
+fn threads(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    match threads {
+        Some(t) => convert::ranged_usize(t, "threads", 1, congo_core::search::MAX_THREADS),
+        None => Ok(std::thread::available_parallelism().map_or(1, std::num::NonZero::get)),
+    }
 }
 
-/// One generated table: `(name, positions, wins, draws, losses, longest, seconds, reused)`.
-type GenerateRow = (String, u64, u64, u64, u64, u32, f64, bool);
+/// A number of men, checked: `2..=MAX_MEN`.
+fn men(men: &Bound<'_, PyAny>) -> PyResult<usize> {
+    convert::ranged_usize(men, "men", 2, tb::MAX_MEN)
+}
+
+record! {
+    /// One generated table: its positions (each once, up to symmetry) and the results for the side
+    /// to move among them, the longest distance to mate (of a win or a loss for the side to move),
+    /// and the seconds it took.
+    TableReport in "congo.tablebase" {
+        material: String,
+        positions: u64,
+        wins: u64,
+        draws: u64,
+        losses: u64,
+        longest: u32,
+        seconds: f64,
+        /// The table was in the directory already and was kept.
+        reused: bool,
+    }
+}
 
 /// Generates the tables with up to `men` men (or `tables` and what they need) into `directory`.
 #[pyfunction]
@@ -211,16 +237,16 @@ type GenerateRow = (String, u64, u64, u64, u64, u32, f64, bool);
 pub fn tablebase_generate(
     py: Python<'_>,
     directory: PathBuf,
-    men: usize,
-    threads: Option<usize>,
+    men: &Bound<'_, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
     force: bool,
     tables: Vec<String>,
     simple: bool,
     callback: Option<Py<PyAny>>,
-) -> PyResult<Vec<GenerateRow>> {
+) -> PyResult<Vec<TableReport>> {
     let options = tb::GenerateOptions {
-        men,
-        threads: self::threads(threads),
+        men: self::men(men)?,
+        threads: self::threads(threads)?,
         force: force || simple,
         tables: materials(tables)?,
     };
@@ -233,12 +259,36 @@ pub fn tablebase_generate(
     })?;
     Ok(reports
         .into_iter()
-        .map(|r| (r.material.name(), r.positions, r.wins, r.draws, r.losses, r.longest, r.seconds, r.reused))
+        .map(|r| TableReport {
+            material: r.material.name(),
+            positions: r.positions,
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+            longest: r.longest,
+            seconds: r.seconds,
+            reused: r.reused,
+        })
         .collect())
 }
 
-/// One verified table: `(name, entries, wrong, errors, seconds)`.
-type VerifyRow = (String, u64, u64, Vec<String>, f64);
+record! {
+    /// One verified table: entries checked, how many were wrong, the first few described.
+    VerifyReport in "congo.tablebase" {
+        material: String,
+        entries: u64,
+        wrong: u64,
+        errors: Vec<String>,
+        seconds: f64,
+    }
+    methods {
+        /// No entry is wrong.
+        #[getter]
+        fn ok(&self) -> bool {
+            self.wrong == 0
+        }
+    }
+}
 
 /// Verifies the tables with up to `men` men (or `tables`) in `directory`.
 #[pyfunction]
@@ -246,29 +296,78 @@ type VerifyRow = (String, u64, u64, Vec<String>, f64);
 pub fn tablebase_verify(
     py: Python<'_>,
     directory: PathBuf,
-    men: usize,
-    threads: Option<usize>,
+    men: &Bound<'_, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
     tables: Vec<String>,
     callback: Option<Py<PyAny>>,
-) -> PyResult<Vec<VerifyRow>> {
-    let options = tb::VerifyOptions { men, threads: self::threads(threads), tables: materials(tables)? };
+) -> PyResult<Vec<VerifyReport>> {
+    let options = tb::VerifyOptions {
+        men: self::men(men)?,
+        threads: self::threads(threads)?,
+        tables: materials(tables)?,
+    };
     let reports = run(py, callback, move |progress| tb::verify(&directory, &options, progress))?;
-    Ok(reports.into_iter().map(|r| (r.material.name(), r.entries, r.wrong, r.errors, r.seconds)).collect())
+    Ok(reports
+        .into_iter()
+        .map(|r| VerifyReport {
+            material: r.material.name(),
+            entries: r.entries,
+            wrong: r.wrong,
+            errors: r.errors,
+            seconds: r.seconds,
+        })
+        .collect())
 }
 
-/// Counts for one side to move: `(positions, wins, draws, losses, longest win, its FEN, longest
-/// loss, its FEN)` (0 and `None` when there is none).
-type SideRow = (u64, u64, u64, u64, u32, Option<String>, u32, Option<String>);
-
-fn side_row(s: &tb::SideStats) -> SideRow {
-    let (win, win_fen) = s.longest_win.as_ref().map_or((0, None), |(n, p)| (*n, Some(p.fen())));
-    let (loss, loss_fen) = s.longest_loss.as_ref().map_or((0, None), |(n, p)| (*n, Some(p.fen())));
-    (s.positions, s.wins, s.draws, s.losses, win, win_fen, loss, loss_fen)
+record! {
+    /// A table's positions with one side to move: how many, won, drawn, lost by the side to move,
+    /// and its longest win and loss (plies, FEN; 0 and `None` when there is none).
+    SideStats in "congo.tablebase" {
+        positions: u64,
+        wins: u64,
+        draws: u64,
+        losses: u64,
+        longest_win: u32,
+        longest_win_fen: Option<String>,
+        longest_loss: u32,
+        longest_loss_fen: Option<String>,
+    }
 }
 
-/// One table's counts: `(name, white to move, black to move, full zugzwangs, half zugzwangs, an
-/// example FEN)`.
-type StatsRow = (String, SideRow, SideRow, u64, u64, Option<String>);
+impl SideStats {
+    fn of(s: &tb::SideStats) -> SideStats {
+        let (longest_win, longest_win_fen) =
+            s.longest_win.as_ref().map_or((0, None), |(n, p)| (*n, Some(p.fen())));
+        let (longest_loss, longest_loss_fen) =
+            s.longest_loss.as_ref().map_or((0, None), |(n, p)| (*n, Some(p.fen())));
+        SideStats {
+            positions: s.positions,
+            wins: s.wins,
+            draws: s.draws,
+            losses: s.losses,
+            longest_win,
+            longest_win_fen,
+            longest_loss,
+            longest_loss_fen,
+        }
+    }
+}
+
+record! {
+    /// What one table says, counting every position once (a position and its mirror image twice).
+    ///
+    /// A mutual zugzwang is a placement where the side to move, whichever it is, would do better if
+    /// the other side were to move: `full_zugzwangs` where whoever moves loses, `half_zugzwangs`
+    /// where one side to move draws and the other loses.
+    TableStats in "congo.tablebase" {
+        material: String,
+        white_to_move: Py<SideStats>,
+        black_to_move: Py<SideStats>,
+        full_zugzwangs: u64,
+        half_zugzwangs: u64,
+        zugzwang_example: Option<String>,
+    }
+}
 
 /// Counts the positions of the tables with up to `men` men (or `tables`) in `directory`.
 #[pyfunction]
@@ -276,25 +375,26 @@ type StatsRow = (String, SideRow, SideRow, u64, u64, Option<String>);
 pub fn tablebase_stats(
     py: Python<'_>,
     directory: PathBuf,
-    men: usize,
-    threads: Option<usize>,
+    men: &Bound<'_, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
     tables: Vec<String>,
     callback: Option<Py<PyAny>>,
-) -> PyResult<Vec<StatsRow>> {
+) -> PyResult<Vec<TableStats>> {
+    let men = self::men(men)?;
     let tables = materials(tables)?;
-    let threads = self::threads(threads);
+    let threads = self::threads(threads)?;
     let stats = run(py, callback, move |progress| tb::stats(&directory, men, &tables, threads, progress))?;
-    Ok(stats
+    stats
         .iter()
         .map(|s| {
-            (
-                s.material.name(),
-                side_row(&s.white_to_move),
-                side_row(&s.black_to_move),
-                s.full_zugzwangs,
-                s.half_zugzwangs,
-                s.zugzwang_example.as_ref().map(congo_core::Position::fen),
-            )
+            Ok(TableStats {
+                material: s.material.name(),
+                white_to_move: Py::new(py, SideStats::of(&s.white_to_move))?,
+                black_to_move: Py::new(py, SideStats::of(&s.black_to_move))?,
+                full_zugzwangs: s.full_zugzwangs,
+                half_zugzwangs: s.half_zugzwangs,
+                zugzwang_example: s.zugzwang_example.as_ref().map(congo_core::Position::fen),
+            })
         })
-        .collect())
+        .collect()
 }

@@ -30,6 +30,10 @@ pub use actions::{
     action_of_leg, flip_action, leg_of_action, mirror_action, ActionError, NUM_ACTIONS, NUM_MOVE_KINDS, STOP,
 };
 pub use game::{Game, GameEnd, StepError};
+
+/// The ply limit of a game played in actions (and of a self-play game) unless its user says
+/// otherwise: the game is drawn after this many moves.
+pub const DEFAULT_MAX_PLIES: u32 = 300;
 pub use planes::{
     encode, encode_batch, encode_from, mirror_files, Perspective, NUM_PLANES, PLANE_NAMES, PLANE_SIZE,
 };

@@ -31,7 +31,12 @@ pub struct SelfPlayConfig {
 
 impl Default for SelfPlayConfig {
     fn default() -> SelfPlayConfig {
-        SelfPlayConfig { nodes: 2000, opening_plies: 6, max_plies: 300, hash_mb: 16 }
+        SelfPlayConfig {
+            nodes: 2000,
+            opening_plies: 6,
+            max_plies: super::DEFAULT_MAX_PLIES,
+            hash_mb: crate::search::GAME_POOL_HASH_MB,
+        }
     }
 }
 

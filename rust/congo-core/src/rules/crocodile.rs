@@ -28,3 +28,25 @@ pub fn capturers(target: Square, pieces: Bitboard, sides: &Sides) -> Bitboard {
     // The slides are not symmetric (toward the river only): ask each crocodile.
     pieces.into_iter().filter(|&from| targets(from, sides).contains(target)).collect()
 }
+
+/// The squares a crocodile on `to` may have come from with a quiet move (no capture, no promotion,
+/// nothing drowned) of the side `sides.us`: a step, or a slide over empty squares along its file
+/// toward the river from further away, or along the river from another river square. A superset of
+/// the empty squares it came from (the caller keeps those); the river rule is [`super::river`]'s.
+/// Retrograde analysis (the endgame tables) walks these backwards.
+#[inline]
+pub fn unmoves(to: Square, sides: &Sides) -> Bitboard {
+    let over_empty = |dir| ray_attacks(to, dir, sides.occupied) & sides.empty;
+    let slid_from = if RIVER.contains(to) {
+        // Along the river, or into it along the file from either side.
+        over_empty(Direction::North)
+            | over_empty(Direction::South)
+            | over_empty(Direction::East)
+            | over_empty(Direction::West)
+    } else if to.rank() < 3 {
+        over_empty(Direction::South)
+    } else {
+        over_empty(Direction::North)
+    };
+    KING[to.index()] | slid_from
+}

@@ -18,3 +18,12 @@ pub fn capturers(target: Square, pieces: Bitboard) -> Bitboard {
     // Both leaps are symmetric: they reach back from the target.
     ELEPHANT[target.index()] & pieces
 }
+
+/// The squares a elephant on `to` may have come from with a quiet move (no capture, no promotion,
+/// nothing drowned) of the side `sides.us`: both leaps are symmetric. A superset of the empty
+/// squares it came from (the caller keeps those); the river rule is [`super::river`]'s. Retrograde
+/// analysis (the endgame tables) walks these backwards.
+#[inline]
+pub fn unmoves(to: Square, _sides: &Sides) -> Bitboard {
+    ELEPHANT[to.index()]
+}

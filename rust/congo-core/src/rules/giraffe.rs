@@ -18,3 +18,12 @@ pub fn capturers(target: Square, pieces: Bitboard) -> Bitboard {
     // Only the two-square leap captures, and it is symmetric.
     LEAP_TWO[target.index()] & pieces
 }
+
+/// The squares a giraffe on `to` may have come from with a quiet move (no capture, no promotion,
+/// nothing drowned) of the side `sides.us`: a step or a two-square leap, both symmetric. A superset
+/// of the empty squares it came from (the caller keeps those); the river rule is
+/// [`super::river`]'s. Retrograde analysis (the endgame tables) walks these backwards.
+#[inline]
+pub fn unmoves(to: Square, _sides: &Sides) -> Bitboard {
+    KING[to.index()] | LEAP_TWO[to.index()]
+}

@@ -41,3 +41,12 @@ pub fn facing_capture(from: Square, sides: &Sides) -> Bitboard {
 pub fn capturers(target: Square, pieces: Bitboard, sides: &Sides) -> Bitboard {
     pieces.into_iter().filter(|&from| targets(from, sides).contains(target)).collect()
 }
+
+/// The squares a lion on `to` may have come from with a quiet move (no capture, no promotion,
+/// nothing drowned) of the side `sides.us`: a step inside its castle (the facing capture captures).
+/// A superset of the empty squares it came from (the caller keeps those); the river rule is
+/// [`super::river`]'s. Retrograde analysis (the endgame tables) walks these backwards.
+#[inline]
+pub fn unmoves(to: Square, sides: &Sides) -> Bitboard {
+    KING[to.index()] & castle_of(sides.us)
+}

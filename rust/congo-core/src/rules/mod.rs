@@ -1,9 +1,12 @@
 //! The rules of Congo, one file per rule (RULES.md §4–§6).
 //!
-//! Each piece file answers one question: from this square, which squares can this piece reach? The
-//! answers are bitboards that never include a friendly piece. Monkey jump chains ([`monkey`]) and the
-//! drowning rule ([`river`]) have files of their own; move generation (`movegen.rs`) only puts
-//! these answers together. [`repetition`] says which positions of a game can occur again, for the
+//! Each piece file answers the questions about that piece's geometry, and no other file does: from
+//! this square, which squares can it reach (`targets`, never a friendly piece)? Which of its kind
+//! capture on this square (`capturers`)? From which squares can it have come with a quiet move
+//! (`unmoves`, the moves read backwards for the endgame tables' retrograde analysis)? Monkey jump
+//! chains ([`monkey`]) and the drowning rule ([`river`], forwards and backwards) have files of their
+//! own; move generation (`movegen.rs`), attacks and the tablebase generator only put these answers
+//! together. [`repetition`] says which positions of a game can occur again, for the
 //! board and the search alike.
 
 pub mod attacks;
@@ -62,5 +65,25 @@ pub fn targets(role: Role, from: Square, sides: &Sides) -> Bitboard {
         Role::Elephant => elephant::targets(from, sides),
         Role::Crocodile => crocodile::targets(from, sides),
         Role::Lion => lion::targets(from, sides),
+    }
+}
+
+/// The squares the piece of `role` on `to` may have come from with a quiet move (no capture, no
+/// promotion, nothing drowned) of the side `sides.us`: each piece's moves read backwards, from its
+/// own rule file. A superset of the empty squares it came from (the caller keeps those); whether
+/// the move drowned a piece is [`river::quiet_arrivals`] and [`river::quiet_origins`]. The endgame
+/// tables' retrograde analysis walks these.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub fn unmoves(role: Role, to: Square, sides: &Sides) -> Bitboard {
+    match role {
+        Role::Pawn => pawn::unmoves(to, sides),
+        Role::Superpawn => superpawn::unmoves(to, sides),
+        Role::Monkey => monkey::unmoves(to, sides),
+        Role::Giraffe => giraffe::unmoves(to, sides),
+        Role::Zebra => zebra::unmoves(to, sides),
+        Role::Elephant => elephant::unmoves(to, sides),
+        Role::Crocodile => crocodile::unmoves(to, sides),
+        Role::Lion => lion::unmoves(to, sides),
     }
 }

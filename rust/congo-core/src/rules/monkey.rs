@@ -21,6 +21,15 @@ pub fn steps(from: Square, sides: &Sides) -> Bitboard {
     KING[from.index()] & sides.empty
 }
 
+/// The squares a monkey on `to` may have come from with a quiet move (no capture, no promotion,
+/// nothing drowned) of the side `sides.us`: a step (symmetric); a jump chain captures, so it is
+/// never quiet. A superset of the empty squares it came from (the caller keeps those); the river
+/// rule is [`super::river`]'s. Retrograde analysis (the endgame tables) walks these backwards.
+#[inline]
+pub fn unmoves(to: Square, _sides: &Sides) -> Bitboard {
+    KING[to.index()]
+}
+
 /// The state a chain search carries from jump to jump.
 struct Chain {
     from: Square,

@@ -60,3 +60,18 @@ pub fn capturers(us: Color, target: Square, pieces: Bitboard) -> Bitboard {
     // as the other side sees them.
     PAWN_FORWARD[(!us).index()][target.index()] & pieces
 }
+
+/// The squares a pawn on `to` may have come from with a quiet move (no capture, no promotion,
+/// nothing drowned) of the side `sides.us`: a forward step from one of the three squares behind it,
+/// or a retreat of one or two squares straight back from across the river (not its far rank, where
+/// no pawn stands). A superset of the empty squares it came from (the caller keeps those); the
+/// river rule is [`super::river`]'s. Retrograde analysis (the endgame tables) walks these
+/// backwards.
+#[inline]
+pub fn unmoves(to: Square, sides: &Sides) -> Bitboard {
+    let us = sides.us;
+    let behind = PAWN_FORWARD[(!us).index()][to.index()];
+    // A retreat is a retreat of the other side's pawn, backwards; it came from across the river.
+    let allowed = across_river(us) & !promotion_squares(us);
+    behind | (retreats(to, &[backward_directions(!us)[0]], sides.empty) & allowed)
+}

@@ -23,3 +23,14 @@ pub fn capturers(us: Color, target: Square, pieces: Bitboard) -> Bitboard {
     // The pawn's forward captures and the sideways one; the retreats never capture.
     super::pawn::capturers(us, target, pieces) | (SIDEWAYS[target.index()] & pieces)
 }
+
+/// The squares a superpawn on `to` may have come from with a quiet move (no capture, no promotion,
+/// nothing drowned) of the side `sides.us`: a forward or sideways step, or a retreat of one or two
+/// squares straight or diagonally back, from the squares ahead of it. A superset of the empty
+/// squares it came from (the caller keeps those); the river rule is [`super::river`]'s. Retrograde
+/// analysis (the endgame tables) walks these backwards.
+#[inline]
+pub fn unmoves(to: Square, sides: &Sides) -> Bitboard {
+    let behind = PAWN_FORWARD[(!sides.us).index()][to.index()];
+    behind | SIDEWAYS[to.index()] | retreats(to, &backward_directions(!sides.us), sides.empty)
+}

@@ -63,6 +63,20 @@ pub const MAX_THREADS: usize = 256;
 /// The largest transposition table accepted, in mebibytes (1 TiB).
 pub const MAX_HASH_MB: usize = 1 << 20;
 
+/// The transposition table of an engine, in mebibytes, unless its user says otherwise: one engine
+/// playing or analysing one game (`congo.Engine`, `congo analyse`, `congo uci`'s `Hash`).
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// The table of each engine where many games are played at once, each by engines of its own
+/// (self-play, matches, the learning environments): short searches of a few thousand nodes fill
+/// little of it, and a process holds one per game in parallel.
+pub const GAME_POOL_HASH_MB: usize = 16;
+
+/// The table of each engine analysing many positions in a batch (`congo.analysis.analyse_many`,
+/// `congo annotate`): it is cleared before every position, which takes time in proportion to its
+/// size, so a small one is faster at the usual short limits.
+pub const BATCH_HASH_MB: usize = 4;
+
 /// The most principal variations a search reports (`MultiPV`).
 pub const MAX_MULTIPV: usize = 256;
 

@@ -34,9 +34,8 @@ use crate::board::Board;
 use crate::moves::{Move, Path};
 use crate::piece::{Color, Role};
 use crate::position::Position;
-use crate::rules::{self, monkey, Sides};
+use crate::rules::{self, monkey, pawn, river, Sides};
 use crate::square::Square;
-use crate::tables::RIVER;
 use crate::zobrist;
 
 /// A position's working state: a settled distance below [`SKIP`], [`SKIP`] for an index that is
@@ -121,10 +120,9 @@ fn forward(pos: &Position, tb: &Tablebase) -> Result<Forward, TablebaseError> {
     if sides.enemy_lion.is_empty() {
         return Err(TablebaseError::Internal("a table position without a lion".into()));
     }
-    let swimmers = sides.own & RIVER & !board.by_role(Role::Crocodile);
+    let swimmers = river::swimmers(board, us);
     let lions = board.by_role(Role::Lion);
     let lions_on_d = (lions & Bitboard::file(3)).count() == 2;
-    let promotion = Bitboard::rank(us.far_rank());
     let mut missing = None;
     let mut probe = |child: &Position, f: &mut Forward| match tb.probe_dtm(child) {
         Some(value) => f.child(value),
@@ -136,16 +134,10 @@ fn forward(pos: &Position, tb: &Tablebase) -> Result<Forward, TablebaseError> {
             if (targets & sides.enemy_lion).any() {
                 return Ok(Forward { quiet: 0, win: Some(1), floor: 0, cannot_lose: false });
             }
-            // A move is quiet unless it captures, promotes or drowns a piece: any other swimmer
-            // of ours, or the mover itself if it moves within the river.
-            let mut quiet = targets & sides.empty;
+            // A move is quiet unless it captures, promotes or drowns a piece.
+            let mut quiet = targets & sides.empty & !river::drowning_destinations(role, from, swimmers);
             if role == Role::Pawn {
-                quiet &= !promotion;
-            }
-            if (swimmers & !Bitboard::from_square(from)).any() {
-                quiet = Bitboard::EMPTY;
-            } else if role != Role::Crocodile && RIVER.contains(from) {
-                quiet &= !RIVER;
+                quiet &= !pawn::promotion_squares(us);
             }
             if role == Role::Lion {
                 let other = lions & !Bitboard::from_square(from);

@@ -8,9 +8,10 @@ use core::fmt;
 
 use crate::search::{Params, MAX_HASH_MB, MAX_MOVE_OVERHEAD, MAX_MULTIPV, MAX_THREADS, PARAMS};
 
-/// The table size of a fresh engine, in MiB: small, so that an engine starts in milliseconds (a
+/// The table size of a fresh engine, in MiB: the core's size for engines of which several play at once
+/// (a match runs two per game), small, so that an engine starts in milliseconds (a
 /// controller that wants more says so with `setoption name Hash`).
-pub const DEFAULT_HASH_MB: usize = 16;
+pub const DEFAULT_HASH_MB: usize = crate::search::GAME_POOL_HASH_MB;
 
 /// The type, default and range of an option.
 #[derive(Clone, Debug, PartialEq, Eq)]
