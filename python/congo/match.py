@@ -40,7 +40,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Callable, Protocol, Union
 
-from congo import pgn
+from congo import _core, pgn
 from congo._core import Move, Position
 from congo._uci_client import _Connection
 from congo.board import Board, Outcome
@@ -220,7 +220,7 @@ class EnginePlayer:
         limit: Limit,
         *,
         threads: int = 1,
-        hash_mb: int = 16,
+        hash_mb: int = _core.GAME_POOL_HASH_MB,
         options: dict[str, int] | None = None,
         name: str = "engine",
     ) -> None:

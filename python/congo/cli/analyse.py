@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from congo import _core
 from congo.cli._args import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -22,8 +23,8 @@ if TYPE_CHECKING:
 DEFAULT_TIME = 3.0
 """Seconds ``congo analyse`` searches when no limit is given."""
 
-DEFAULT_HASH_MB = 64
-"""The hash table of ``congo analyse`` in MiB."""
+DEFAULT_HASH_MB: int = _core.DEFAULT_HASH_MB
+"""The hash table of ``congo analyse`` in MiB: the engine's default (the core's)."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:

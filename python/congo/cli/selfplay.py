@@ -7,6 +7,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from congo import _core
 from congo.cli._args import (
     EXIT_INTERRUPTED,
     EXIT_OK,
@@ -50,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=300,
         help="draw a game after this many moves (default: 300)",
     )
-    add_hash(parser, 16, "engine table size")
+    add_hash(parser, _core.GAME_POOL_HASH_MB, "engine table size")
     add_fen(parser, "start position")
     add_ray(parser, "play")
     parser.set_defaults(run=run)

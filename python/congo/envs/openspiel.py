@@ -30,6 +30,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
+from congo import _core
 from congo._core import Position
 from congo.board import Board
 from congo.engine import Engine, Limit
@@ -163,7 +164,7 @@ class EngineBot(pyspiel.Bot):  # type: ignore[misc]
     """The built-in engine as an OpenSpiel bot: it searches a whole move within ``limit`` and then
     plays that move's actions one step at a time (a monkey chain's jumps, then STOP)."""
 
-    def __init__(self, limit: Limit, *, hash_mb: int = 16, threads: int = 1) -> None:
+    def __init__(self, limit: Limit, *, hash_mb: int = _core.GAME_POOL_HASH_MB, threads: int = 1) -> None:
         super().__init__()
         self.limit = limit
         self.engine = Engine(threads=threads, hash_mb=hash_mb)

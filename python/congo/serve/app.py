@@ -32,7 +32,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import congo.svg
-from congo import pgn
+from congo import _core, pgn
 from congo._core import Move
 from congo.board import Board
 from congo.engine import Engine, Limit, Score
@@ -207,7 +207,7 @@ class Settings:
 
     tablebase: str | None = None
     threads: int = 1
-    hash_mb: int = 16
+    hash_mb: int = _core.GAME_POOL_HASH_MB
     analysis_limit: Limit = dataclasses.field(default_factory=lambda: Limit(time=120.0))
     allowed_hosts: frozenset[str] = LOOPBACK_HOSTS
 

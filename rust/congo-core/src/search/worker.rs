@@ -19,7 +19,6 @@ use crate::moves::Move;
 use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::rules::repetition;
-use crate::tables::RIVER;
 use crate::zobrist;
 
 /// The score of a draw (repetition, bare lions).
@@ -871,8 +870,7 @@ fn null_move_is_fair(pos: &Position, color: Color) -> bool {
     let board = pos.board();
     let own = board.by_color(color);
     let minor = board.by_piece(Piece::new(Role::Lion, color)) | board.by_piece(Piece::new(Role::Pawn, color));
-    let swimmers = own & RIVER & !board.by_role(Role::Crocodile);
-    (own & !minor).any() && swimmers.is_empty()
+    (own & !minor).any() && crate::rules::river::swimmers(board, color).is_empty()
 }
 
 /// The position with the other side to move and nothing else changed (the null move).
