@@ -254,6 +254,76 @@ def test_atomic_output_checks_before_the_work(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["file"]
 
 
+def test_check_writable_leaves_what_is_there(tmp_path: Path) -> None:
+    """Review: check_writable replaced an existing file by an empty one (match --save emptied the
+    user's file before the match; tablebase generate left an empty LvL.ctb.check behind)."""
+    target = tmp_path / "games.pgn"
+    target.write_text("precious")
+    target.chmod(0o640)
+    check_writable(target)
+    assert target.read_text() == "precious"
+    assert oct(target.stat().st_mode & 0o777) == oct(0o640)
+    check_writable(tmp_path / "new.pgn")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pgn"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_check_writable_does_not_open_a_fifo(tmp_path: Path) -> None:
+    """Opening a FIFO to check it waited for a reader forever (and a reader took the check's close
+    for the end of the output)."""
+    import threading
+
+    fifo = tmp_path / "out"
+    os.mkfifo(fifo)
+    done = threading.Event()
+
+    def check() -> None:
+        check_writable(fifo)
+        done.set()
+
+    threading.Thread(target=check, daemon=True).start()
+    if not done.wait(10):
+        with open(fifo, "rb"):  # release the blocked open so that the thread ends
+            pass
+        pytest.fail("check_writable blocked on a FIFO")
+
+
+def test_match_save_keeps_the_old_file_when_the_match_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from congo import match
+    from congo.engine import EngineError
+
+    save = tmp_path / "games.pgn"
+    save.write_text("old games\n")
+
+    def dies(*args: object, **kwargs: object) -> None:
+        assert save.read_text() == "old games\n"  # still there while the match runs
+        raise EngineError("the engine died")
+
+    monkeypatch.setattr(match, "run_match", dies)
+    assert main(["match", "random", "greedy", "--games", "2", "--save", str(save)]) == 1
+    assert save.read_text() == "old games\n"
+
+
+def test_match_save_is_never_its_openings_file(tmp_path: Path) -> None:
+    """`match --openings f --save f` replaced the user's openings with the games."""
+    suite = tmp_path / "suite.txt"
+    text = congo.STARTING_FEN + "\n"
+    suite.write_text(text)
+    link = tmp_path / "link.pgn"
+    link.symlink_to(suite)
+    for save in (suite, link):
+        args = ["match", "random", "random", "--games", "2", "--openings", str(suite), "--save", str(save)]
+        assert _exit_code(args) == 2
+        assert suite.read_text() == text
+
+
+def test_tablebase_generate_leaves_no_check_file(tmp_path: Path) -> None:
+    assert main(["tablebase", "generate", "--men", "2", "--dir", str(tmp_path)]) == 0
+    assert all(p.suffix == ".ctb" for p in tmp_path.iterdir()), sorted(p.name for p in tmp_path.iterdir())
+
+
 @pytest.mark.parametrize("how", ["same", "symlink", "stdin"])
 def test_annotate_never_writes_over_its_input(tmp_path: Path, how: str) -> None:
     """Issue 18: `annotate g.pgn -o g.pgn` (or a symlink, or `- -o g.pgn < g.pgn`) emptied g.pgn."""

@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     partial: IO[str] | None = None
     if args.save:
         try:
-            check_writable(args.save)
+            check_writable(args.save, inputs=[args.openings] if args.openings else [])
             partial = open(f"{args.save}.partial", "w", encoding="utf-8")  # noqa: SIM115
         except OSError as error:
             raise ValueError(f"cannot write the games to {args.save}: {error.strerror or error}") from None
