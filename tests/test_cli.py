@@ -341,6 +341,22 @@ def test_annotate_never_writes_over_its_input(tmp_path: Path, how: str) -> None:
     assert source.read_text(encoding="utf-8") == GAMES
 
 
+@pytest.mark.skipif(not Path("/dev/stdin").exists(), reason="needs /dev/stdin")
+def test_annotate_reads_a_pipe_named_as_a_file(tmp_path: Path) -> None:
+    """`congo annotate <(cat g.pgn)` (or /dev/stdin from a pipe) read the pipe once to count the
+    games, then found it empty: "0 games annotated", exit 0."""
+    run = subprocess.run(
+        [*CONGO, "annotate", "/dev/stdin", "--nodes", "100", "--workers", "1"],
+        input=GAMES,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.count("[Event ") == 2
+    assert "2 games annotated" in run.stderr
+
+
 def test_annotate_output_appears_whole(tmp_path: Path) -> None:
     source = tmp_path / "g.pgn"
     source.write_text(GAMES, encoding="utf-8")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import contextlib
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -144,11 +145,12 @@ def run(args: argparse.Namespace) -> int:
             source = DecodedLines(sys.stdin.buffer)
         else:
             try:
-                with open(args.games, "rb") as counting:
-                    total = 0
-                    lines = DecodedLines(counting)
-                    while skip_game(lines):  # type: ignore[arg-type]  # fast: the games are split, not parsed
-                        total += 1
+                if os.path.isfile(args.games):  # a pipe (`<(...)`, /dev/stdin) can be read only once
+                    with open(args.games, "rb") as counting:
+                        total = 0
+                        lines = DecodedLines(counting)
+                        while skip_game(lines):  # type: ignore[arg-type]  # fast: the games are split, not parsed
+                            total += 1
                 source = DecodedLines(files.enter_context(open(args.games, "rb")))
             except OSError as error:
                 raise ValueError(f"cannot read {args.games}: {error.strerror or error}") from None
