@@ -152,6 +152,21 @@ def test_user_errors_exit_2_in_every_command(tmp_path: Path, capsys: pytest.Capt
             assert err.strip(), args
 
 
+def test_an_error_without_a_message_still_says_what_happened(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: a MemoryError (`match --openings /dev/zero` under a memory limit) printed
+    'congo match: error: ' and nothing else."""
+    from congo import match
+
+    def exhausted(path: str) -> list[str]:
+        raise MemoryError
+
+    monkeypatch.setattr(match, "read_openings", exhausted)
+    assert main(["match", "random", "random", "--openings", "x"]) == 2
+    assert capsys.readouterr().err.strip() == "congo match: error: out of memory"
+
+
 def test_an_outside_engine_that_dies_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     false = "/bin/false" if Path("/bin/false").exists() else "false"
     assert main(["match", f"uci:{false}", "random", "--games", "2"]) == 1

@@ -106,5 +106,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_status(error)
     except (ValueError, TypeError, ImportError, MemoryError, EngineError, RecursionError) as error:
         # A bad FEN or number, a missing extra: one line. An outside engine that fails: one line.
-        print(f"congo {args.command}: error: {error}", file=sys.stderr)
+        text = str(error) or ("out of memory" if isinstance(error, MemoryError) else type(error).__name__)
+        print(f"congo {args.command}: error: {text}", file=sys.stderr)
         return exit_status(error)
