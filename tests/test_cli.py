@@ -167,6 +167,37 @@ def test_an_error_without_a_message_still_says_what_happened(
     assert capsys.readouterr().err.strip() == "congo match: error: out of memory"
 
 
+def test_a_missing_extra_exits_2_naming_the_installed_distribution(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The pip command names the distribution installed (pyproject's name, found at run time),
+    so a renamed distribution (congo-chess) is not told to install 'congo[...]'."""
+    from congo import _extras
+
+    monkeypatch.setattr(_extras, "distribution_name", lambda: "congo-chess")
+    for module, output in (("numpy", "x.npz"), ("pyarrow", "x.parquet")):
+        monkeypatch.setitem(sys.modules, module, None)  # import fails
+        assert main(["selfplay", "--games", "1", "--nodes", "10", "-o", str(tmp_path / output)]) == 2
+        err = capsys.readouterr().err
+        assert f"pip install 'congo-chess[{module}]'" in err, err
+        assert err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_distribution_name_is_the_installed_one() -> None:
+    from importlib.metadata import distributions
+
+    from congo import _extras
+
+    _extras.distribution_name.cache_clear()
+    ours = {
+        dist.metadata["Name"]
+        for dist in distributions()
+        if any(ep.group == "console_scripts" and ep.value.startswith("congo.") for ep in dist.entry_points)
+    }
+    assert _extras.distribution_name() in (ours or {_extras.FALLBACK})
+
+
 def test_an_outside_engine_that_dies_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     false = "/bin/false" if Path("/bin/false").exists() else "false"
     assert main(["match", f"uci:{false}", "random", "--games", "2"]) == 1

@@ -34,6 +34,7 @@ from typing import IO, Any
 
 from congo import _core
 from congo._core import STARTING_FEN, Position, StopFlag
+from congo._extras import pip_install
 from congo._files import atomic_output
 from congo.distributed import open_pool
 
@@ -289,9 +290,9 @@ def _check_writer(path: str) -> None:
         try:
             import numpy  # noqa: F401
         except ImportError as error:
-            raise ImportError("writing .npz needs numpy: pip install 'congo[numpy]'") from error
+            raise ImportError(f"writing .npz needs numpy: {pip_install('numpy')}") from error
     else:
         try:
             import pyarrow  # noqa: F401
         except ImportError as error:
-            raise ImportError("writing Parquet needs pyarrow: pip install 'congo[pyarrow]'") from error
+            raise ImportError(f"writing Parquet needs pyarrow: {pip_install('pyarrow')}") from error
