@@ -301,6 +301,29 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+CLOSES_ITS_OUTPUT = """
+import os, sys, time
+for line in sys.stdin:
+    if line.startswith("uci"):
+        print("id name closer\\nuciok", flush=True)
+    elif line.startswith("isready"):
+        print("readyok", flush=True)
+    elif line.startswith("go"):
+        os.close(1)
+        time.sleep(3600)
+"""
+
+
+def test_an_engine_that_closes_its_output_mid_search_is_said_so_and_killed() -> None:
+    """Review: an engine that closed its output but ran on was reported as 'the engine process
+    died' and left running until quit."""
+    engine = SimpleEngine.popen_uci([sys.executable, "-c", CLOSES_ITS_OUTPUT], search_timeout=30)
+    with pytest.raises(EngineTerminatedError, match="closed its output during a search"):
+        engine.play(congo.Board(), Limit(depth=5))
+    assert engine._connection.process.wait(timeout=10) is not None
+    engine.quit()
+
+
 # -- every wait has an end (issue 18) -----------------------------------------------------------
 
 

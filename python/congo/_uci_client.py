@@ -587,8 +587,13 @@ class _Connection:
             code = self.process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             code = None
+        if code is None:  # it closed a pipe but runs on: it can answer nothing more
+            pipe = "input" if self.broken_input and not self.eof else "output"
+            self.kill()
+            tail = "; its last words: " + " | ".join(self.stderr_tail) if self.stderr_tail else ""
+            return EngineTerminatedError(f"the engine closed its {pipe} {doing} and was killed{tail}")
         self._stderr_reader.join(timeout=1.0)  # its last words may still be in the pipe
-        detail = f" (exit code {code})" if code is not None else ""
+        detail = f" (exit code {code})"
         tail = "; its last words: " + " | ".join(self.stderr_tail) if self.stderr_tail else ""
         return EngineTerminatedError(f"the engine process died {doing}{detail}{tail}")
 
