@@ -198,6 +198,25 @@ def test_the_distribution_name_is_the_installed_one() -> None:
     assert _extras.distribution_name() in (ours or {_extras.FALLBACK})
 
 
+def test_a_tablebase_directory_without_tables_is_a_user_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: `analyse --tablebase EMPTY` and `annotate --tablebase EMPTY` (or /proc) searched
+    without tables, silently, exit 0."""
+    source = tmp_path / "g.pgn"
+    source.write_text(GAMES, encoding="utf-8")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for args in (
+        ["analyse", "--depth", "1", "--tablebase", str(empty)],
+        ["annotate", str(source), "--nodes", "10", "--workers", "1", "--tablebase", str(empty)],
+    ):
+        assert main(args) == 2, args
+        captured = capsys.readouterr()
+        assert f"no endgame tables in {empty}" in captured.err
+        assert "position" not in captured.out  # nothing was searched
+
+
 def test_an_outside_engine_that_dies_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     false = "/bin/false" if Path("/bin/false").exists() else "false"
     assert main(["match", f"uci:{false}", "random", "--games", "2"]) == 1

@@ -109,6 +109,23 @@ def add_tablebase(parser: argparse.ArgumentParser, what: str = "exact scores and
     )
 
 
+def check_tables(directory: str | None) -> None:
+    """Raises ``ValueError`` for a ``--tablebase`` directory that holds no table: asking for tables
+    and searching without them, silently, is a wrong answer, not a choice."""
+    if directory is None:
+        return
+    from congo.tablebase import Tablebase
+
+    try:
+        found = Tablebase(directory).max_men
+    except OSError as error:
+        raise ValueError(f"cannot open the tables in {directory}: {error.strerror or error}") from None
+    if found == 0:
+        raise ValueError(
+            f"no endgame tables in {directory}: make them with `congo tablebase generate --dir {directory}`"
+        )
+
+
 def add_output(parser: argparse.ArgumentParser, *, required: bool, help: str) -> None:
     """``-o/--output``: written to a temporary file next to it and renamed into place when done
     (never over an input)."""

@@ -26,6 +26,7 @@ from congo.cli._args import (
     add_ray,
     add_tablebase,
     add_workers,
+    check_tables,
 )
 from congo.cli._progress import Progress
 
@@ -117,6 +118,7 @@ def _open_tables(directory: str | None) -> Tablebase | None:
 
     if directory is None:
         return None
+    check_tables(directory)
     try:
         return Tablebase(directory)
     except OSError as error:
