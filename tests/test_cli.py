@@ -467,6 +467,33 @@ def test_match_save_is_written_whole_and_checked_first(tmp_path: Path) -> None:
     assert _exit_code(["match", "random", "random", "--save", f"{a_file}/x.pgn"]) == 2
 
 
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM") or os.name != "posix", reason="needs SIGTERM")
+def test_sigterm_ends_a_command_as_ctrl_c_does_leaving_no_temporary_file(tmp_path: Path) -> None:
+    """Review: `kill` (or `timeout`) of `congo selfplay -o x.npz` left `.x.npz.XXXX.partial` behind."""
+    process = subprocess.Popen(
+        [*CONGO, "selfplay", "--games", "500", "--nodes", "20000", "--workers", "1", "-o", "x.npz"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not any(p.name.endswith(".partial") for p in tmp_path.iterdir()):
+            assert process.poll() is None
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 143, err
+    assert "Traceback" not in err
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")]
+
+
 def test_perft_divide_prints_each_root_move_as_it_finishes_and_says_what_ctrl_c_kept(tmp_path: Path) -> None:
     """Issue 18: `congo perft --divide 7 > file` stopped with Ctrl-C left a 0-byte file."""
     out = tmp_path / "out.txt"

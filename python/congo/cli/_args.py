@@ -19,6 +19,9 @@ EXIT_INTERRUPTED = 130
 """Ctrl-C (SIGINT): what was finished is printed or written first."""
 EXIT_BROKEN_PIPE = 141
 """The reader of standard output went away (``congo perft --divide 5 | head``)."""
+EXIT_TERMINATED = 143
+"""SIGTERM (``kill``, ``timeout``): handled as Ctrl-C (what was finished is kept, no temporary
+file is left behind), with the status of a program that SIGTERM ended."""
 
 
 def nonnegative_int(text: str) -> int:
