@@ -448,6 +448,17 @@ def test_selfplay_checks_its_output_before_playing(tmp_path: Path) -> None:
         assert output in run.stderr
 
 
+def test_selfplay_from_a_finished_position_is_a_user_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: `selfplay --fen <a finished game>` wrote a file of 0 rows and exited 0."""
+    output = tmp_path / "x.npz"
+    args = ["selfplay", "--games", "2", "--nodes", "10", "--fen", "7/7/7/3l3/7/7/7 w 1", "-o", str(output)]
+    assert main(args) == 2
+    assert "already over" in capsys.readouterr().err
+    assert not output.exists()
+
+
 def test_selfplay_writes_the_name_it_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 18: `-o x.NPZ` wrote x.NPZ.npz and reported x.NPZ."""
     _numpy()

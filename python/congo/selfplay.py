@@ -97,7 +97,10 @@ class SelfPlayConfig:
             raise ValueError(f"max_plies must be at least 1, got {self.max_plies}")
         if not 1 <= self.hash_mb <= 1024:
             raise ValueError(f"hash_mb must be from 1 to 1024, got {self.hash_mb}")
-        Position(self.fen)  # InvalidFenError / InvalidPositionError now rather than in a worker
+        # InvalidFenError / InvalidPositionError now rather than in a worker; a finished game has
+        # no position to search (every game would be empty: a run of 0 rows, exit 0).
+        if Position(self.fen).outcome() is not None:
+            raise ValueError(f"the game is already over in {self.fen!r}: self-play needs a move to play")
 
 
 def game_seed(seed: int, index: int) -> int:
