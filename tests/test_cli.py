@@ -384,6 +384,16 @@ def test_match_save_is_never_its_openings_file(tmp_path: Path) -> None:
         assert suite.read_text() == text
 
 
+def test_match_save_dash_is_refused_not_a_file_named_dash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: `--save -` ('-' is standard output for annotate) wrote files named '-' and '-.partial'."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["match", "random", "random", "--games", "2", "--save", "-"]) == 2
+    assert "--save needs a file name" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_tablebase_generate_leaves_no_check_file(tmp_path: Path) -> None:
     assert main(["tablebase", "generate", "--men", "2", "--dir", str(tmp_path)]) == 0
     assert all(p.suffix == ".ctb" for p in tmp_path.iterdir()), sorted(p.name for p in tmp_path.iterdir())
