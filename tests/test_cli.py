@@ -217,6 +217,17 @@ def test_a_tablebase_directory_without_tables_is_a_user_error(
         assert "position" not in captured.out  # nothing was searched
 
 
+def test_a_looping_link_or_an_overlong_name_as_output_is_a_user_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: ELOOP and ENAMETOOLONG exited 1 (a failing disk) rather than 2 (a bad path)."""
+    (tmp_path / "a.npz").symlink_to(tmp_path / "b.npz")
+    (tmp_path / "b.npz").symlink_to(tmp_path / "a.npz")
+    for output in (tmp_path / "a.npz", tmp_path / ("n" * 300 + ".npz")):
+        assert main(["selfplay", "--games", "1", "--nodes", "10", "-o", str(output)]) == 2
+        assert "cannot write" in capsys.readouterr().err
+
+
 def test_an_outside_engine_that_dies_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     false = "/bin/false" if Path("/bin/false").exists() else "false"
     assert main(["match", f"uci:{false}", "random", "--games", "2"]) == 1

@@ -43,6 +43,8 @@ _PATH_ERRNOS = {
     errno.EPERM,
     errno.EEXIST,
     errno.EROFS,
+    errno.ELOOP,  # a symbolic link that loops
+    errno.ENAMETOOLONG,
 }
 
 
