@@ -343,6 +343,28 @@ def test_check_writable_leaves_what_is_there(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pgn"]
 
 
+def test_atomic_output_refuses_a_read_only_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review: a rename replaces a file its owner made read-only (chmod 444), which open() would
+    refuse. (os.access is faked for the file: as root every file is writable.)"""
+    target = tmp_path / "keep.pgn"
+    target.write_text("keep")
+    target.chmod(0o444)
+    real_access = os.access
+
+    def access(path: str, mode: int, **kwargs: bool) -> bool:
+        if str(path) == str(target) and mode & os.W_OK:
+            return False
+        return real_access(path, mode, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+    with pytest.raises(PermissionError, match="read-only"):
+        check_writable(target)
+    with pytest.raises(PermissionError, match="read-only"), atomic_output(target) as out:
+        out.write("new")
+    assert target.read_text() == "keep"
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.pgn"]
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 def test_check_writable_does_not_open_a_fifo(tmp_path: Path) -> None:
     """Opening a FIFO to check it waited for a reader forever (and a reader took the check's close

@@ -102,6 +102,9 @@ def atomic_output(
         raise _explained(error, name) from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise IsADirectoryError(errno.EISDIR, f"cannot write {name}: it is a directory", name)
+    if info is not None and stat.S_ISREG(info.st_mode) and not os.access(target, os.W_OK):
+        # A rename would replace a file that its owner made read-only: refuse, as open() would.
+        raise PermissionError(errno.EACCES, f"cannot write {name}: the file is read-only", name)
     if info is not None and not stat.S_ISREG(info.st_mode):
         # A device or a pipe: nothing to replace, nothing to destroy.
         with open(target, mode, **text_args) as special:
