@@ -153,6 +153,77 @@ def test_user_errors_exit_2_in_every_command(tmp_path: Path, capsys: pytest.Capt
             assert err.strip(), args
 
 
+def test_an_error_without_a_message_still_says_what_happened(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: a MemoryError (`match --openings /dev/zero` under a memory limit) printed
+    'congo match: error: ' and nothing else."""
+    from congo import match
+
+    def exhausted(path: str) -> list[str]:
+        raise MemoryError
+
+    monkeypatch.setattr(match, "read_openings", exhausted)
+    assert main(["match", "random", "random", "--openings", "x"]) == 2
+    assert capsys.readouterr().err.strip() == "congo match: error: out of memory"
+
+
+def test_a_missing_extra_exits_2_naming_the_distribution(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The pip command names this library's distribution (congo-chess), never 'congo[...]', which
+    is an unrelated project on the package index."""
+    for module, output in (("numpy", "x.npz"), ("pyarrow", "x.parquet")):
+        monkeypatch.setitem(sys.modules, module, None)  # import fails
+        assert main(["selfplay", "--games", "1", "--nodes", "10", "-o", str(tmp_path / output)]) == 2
+        err = capsys.readouterr().err
+        assert f"pip install 'congo-chess[{module}]'" in err, err
+        assert err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_distribution_name_is_pyprojects() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    from congo import _extras
+
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    if not pyproject.exists():
+        pytest.skip("no pyproject.toml beside the tests")
+    with pyproject.open("rb") as file:
+        assert tomllib.load(file)["project"]["name"] == _extras.DISTRIBUTION
+
+
+def test_a_tablebase_directory_without_tables_is_a_user_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: `analyse --tablebase EMPTY` and `annotate --tablebase EMPTY` (or /proc) searched
+    without tables, silently, exit 0."""
+    source = tmp_path / "g.pgn"
+    source.write_text(GAMES, encoding="utf-8")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for args in (
+        ["analyse", "--depth", "1", "--tablebase", str(empty)],
+        ["annotate", str(source), "--nodes", "10", "--workers", "1", "--tablebase", str(empty)],
+    ):
+        assert main(args) == 2, args
+        captured = capsys.readouterr()
+        assert f"{empty} holds no tables" in captured.err
+        assert "congo tablebase generate" in captured.err
+        assert "position" not in captured.out  # nothing was searched
+
+
+def test_a_looping_link_or_an_overlong_name_as_output_is_a_user_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: ELOOP and ENAMETOOLONG exited 1 (a failing disk) rather than 2 (a bad path)."""
+    (tmp_path / "a.npz").symlink_to(tmp_path / "b.npz")
+    (tmp_path / "b.npz").symlink_to(tmp_path / "a.npz")
+    for output in (tmp_path / "a.npz", tmp_path / ("n" * 300 + ".npz")):
+        assert main(["selfplay", "--games", "1", "--nodes", "10", "-o", str(output)]) == 2
+        assert "cannot write" in capsys.readouterr().err
+
+
 def test_an_outside_engine_that_dies_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     false = "/bin/false" if Path("/bin/false").exists() else "false"
     assert main(["match", f"uci:{false}", "random", "--games", "2"]) == 1
@@ -255,6 +326,108 @@ def test_atomic_output_checks_before_the_work(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["file"]
 
 
+def test_check_writable_leaves_what_is_there(tmp_path: Path) -> None:
+    """Review: check_writable replaced an existing file by an empty one (match --save emptied the
+    user's file before the match; tablebase generate left an empty LvL.ctb.check behind)."""
+    target = tmp_path / "games.pgn"
+    target.write_text("precious")
+    target.chmod(0o640)
+    check_writable(target)
+    assert target.read_text() == "precious"
+    assert oct(target.stat().st_mode & 0o777) == oct(0o640)
+    check_writable(tmp_path / "new.pgn")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pgn"]
+
+
+def test_atomic_output_refuses_a_read_only_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review: a rename replaces a file its owner made read-only (chmod 444), which open() would
+    refuse. (os.access is faked for the file: as root every file is writable.)"""
+    target = tmp_path / "keep.pgn"
+    target.write_text("keep")
+    target.chmod(0o444)
+    real_access = os.access
+
+    def access(path: str, mode: int, **kwargs: bool) -> bool:
+        if str(path) == str(target) and mode & os.W_OK:
+            return False
+        return real_access(path, mode, **kwargs)
+
+    monkeypatch.setattr(os, "access", access)
+    with pytest.raises(PermissionError, match="read-only"):
+        check_writable(target)
+    with pytest.raises(PermissionError, match="read-only"), atomic_output(target) as out:
+        out.write("new")
+    assert target.read_text() == "keep"
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.pgn"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_check_writable_does_not_open_a_fifo(tmp_path: Path) -> None:
+    """Opening a FIFO to check it waited for a reader forever (and a reader took the check's close
+    for the end of the output)."""
+    import threading
+
+    fifo = tmp_path / "out"
+    os.mkfifo(fifo)
+    done = threading.Event()
+
+    def check() -> None:
+        check_writable(fifo)
+        done.set()
+
+    threading.Thread(target=check, daemon=True).start()
+    if not done.wait(10):
+        with open(fifo, "rb"):  # release the blocked open so that the thread ends
+            pass
+        pytest.fail("check_writable blocked on a FIFO")
+
+
+def test_match_save_keeps_the_old_file_when_the_match_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from congo import match
+    from congo.engine import EngineError
+
+    save = tmp_path / "games.pgn"
+    save.write_text("old games\n")
+
+    def dies(*args: object, **kwargs: object) -> None:
+        assert save.read_text() == "old games\n"  # still there while the match runs
+        raise EngineError("the engine died")
+
+    monkeypatch.setattr(match, "run_match", dies)
+    assert main(["match", "random", "greedy", "--games", "2", "--save", str(save)]) == 1
+    assert save.read_text() == "old games\n"
+
+
+def test_match_save_is_never_its_openings_file(tmp_path: Path) -> None:
+    """`match --openings f --save f` replaced the user's openings with the games."""
+    suite = tmp_path / "suite.txt"
+    text = congo.STARTING_FEN + "\n"
+    suite.write_text(text)
+    link = tmp_path / "link.pgn"
+    link.symlink_to(suite)
+    for save in (suite, link):
+        args = ["match", "random", "random", "--games", "2", "--openings", str(suite), "--save", str(save)]
+        assert _exit_code(args) == 2
+        assert suite.read_text() == text
+
+
+def test_match_save_dash_is_refused_not_a_file_named_dash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: `--save -` ('-' is standard output for annotate) wrote files named '-' and '-.partial'."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["match", "random", "random", "--games", "2", "--save", "-"]) == 2
+    assert "--save needs a file name" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_tablebase_generate_leaves_no_check_file(tmp_path: Path) -> None:
+    assert main(["tablebase", "generate", "--men", "2", "--dir", str(tmp_path)]) == 0
+    assert all(p.suffix == ".ctb" for p in tmp_path.iterdir()), sorted(p.name for p in tmp_path.iterdir())
+
+
 @pytest.mark.parametrize("how", ["same", "symlink", "stdin"])
 def test_annotate_never_writes_over_its_input(tmp_path: Path, how: str) -> None:
     """Issue 18: `annotate g.pgn -o g.pgn` (or a symlink, or `- -o g.pgn < g.pgn`) emptied g.pgn."""
@@ -270,6 +443,22 @@ def test_annotate_never_writes_over_its_input(tmp_path: Path, how: str) -> None:
     assert run.returncode == 2, run.stderr
     assert "is the input" in run.stderr
     assert source.read_text(encoding="utf-8") == GAMES
+
+
+@pytest.mark.skipif(not Path("/dev/stdin").exists(), reason="needs /dev/stdin")
+def test_annotate_reads_a_pipe_named_as_a_file(tmp_path: Path) -> None:
+    """`congo annotate <(cat g.pgn)` (or /dev/stdin from a pipe) read the pipe once to count the
+    games, then found it empty: "0 games annotated", exit 0."""
+    run = subprocess.run(
+        [*CONGO, "annotate", "/dev/stdin", "--nodes", "100", "--workers", "1"],
+        input=GAMES,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.count("[Event ") == 2
+    assert "2 games annotated" in run.stderr
 
 
 def test_annotate_output_appears_whole(tmp_path: Path) -> None:
@@ -298,6 +487,17 @@ def test_selfplay_checks_its_output_before_playing(tmp_path: Path) -> None:
         assert output in run.stderr
 
 
+def test_selfplay_from_a_finished_position_is_a_user_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review: `selfplay --fen <a finished game>` wrote a file of 0 rows and exited 0."""
+    output = tmp_path / "x.npz"
+    args = ["selfplay", "--games", "2", "--nodes", "10", "--fen", "7/7/7/3l3/7/7/7 w 1", "-o", str(output)]
+    assert main(args) == 2
+    assert "already over" in capsys.readouterr().err
+    assert not output.exists()
+
+
 def test_selfplay_writes_the_name_it_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 18: `-o x.NPZ` wrote x.NPZ.npz and reported x.NPZ."""
     _numpy()
@@ -315,6 +515,33 @@ def test_match_save_is_written_whole_and_checked_first(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pgn"]
     a_file = tmp_path / "games.pgn"
     assert _exit_code(["match", "random", "random", "--save", f"{a_file}/x.pgn"]) == 2
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGTERM") or os.name != "posix", reason="needs SIGTERM")
+def test_sigterm_ends_a_command_as_ctrl_c_does_leaving_no_temporary_file(tmp_path: Path) -> None:
+    """Review: `kill` (or `timeout`) of `congo selfplay -o x.npz` left `.x.npz.XXXX.partial` behind."""
+    process = subprocess.Popen(
+        [*CONGO, "selfplay", "--games", "500", "--nodes", "20000", "--workers", "1", "-o", "x.npz"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not any(p.name.endswith(".partial") for p in tmp_path.iterdir()):
+            assert process.poll() is None
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 143, err
+    assert "Traceback" not in err
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")]
 
 
 def test_perft_divide_prints_each_root_move_as_it_finishes_and_says_what_ctrl_c_kept(tmp_path: Path) -> None:

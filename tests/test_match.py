@@ -192,3 +192,22 @@ def test_alphabeta_depth_is_bounded() -> None:
     assert "Traceback" not in run.stderr
     assert run.stderr.count("\n") == 1
     assert "alphabeta depth must be from 1 to 8, got 1000" in run.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_openings_from_an_endless_file_are_refused_not_read_into_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Review: `--openings /dev/zero` read until memory ran out (then 'error: ' with no message)."""
+    monkeypatch.setattr(match, "MAX_OPENINGS_BYTES", 1 << 20)
+    with pytest.raises(ValueError, match="larger than 1 MiB"):
+        match.read_openings("/dev/zero")
+
+
+def test_openings_with_windows_line_ends_and_a_bad_line(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.epd"
+    suite.write_bytes(f"{congo.STARTING_FEN} ; id a\r\n# comment\r\n\r\n{congo.STARTING_FEN}\r\n".encode())
+    assert match.read_openings(str(suite)) == [congo.STARTING_FEN] * 2
+    suite.write_bytes(b"\xff\xfe binary")
+    with pytest.raises(ValueError, match="cannot read the openings"):
+        match.read_openings(str(suite))

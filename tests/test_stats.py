@@ -272,3 +272,66 @@ def test_the_normalized_llr_of_a_degenerate_match_is_the_constrained_likelihood_
     expected = total * (_best_trinomial_t_value(probs, 5 / scale) - _best_trinomial_t_value(probs, 0.0))
     assert expected == pytest.approx(-3.45, abs=0.01)
     assert SPRT(0, 5, model="normalized").llr_trinomial(0, 16700, 0) == pytest.approx(expected, abs=1e-3)
+
+
+def test_absurd_counts_are_a_clear_error_never_a_crash() -> None:
+    """Review: [0, 0, 10**200, 0, 1] raised ZeroDivisionError (the standard error underflowed to
+    0) and 10**400 pairs an OverflowError; up to 2**53 every value is computed."""
+    test = SPRT()
+    for counts in ([0, 0, 10**200, 0, 1], [10**400, 0, 0, 0, 10**400], [0, 0, 0, 0, 2**53 + 1]):
+        with pytest.raises(ValueError, match="at most"):
+            stats.elo_pentanomial(counts)
+        with pytest.raises(ValueError, match="at most"):
+            test.llr_pentanomial(counts)
+    with pytest.raises(ValueError, match="at most"):
+        stats.elo_trinomial(10**400, 0, 1)
+    for counts in ([0, 0, 2**53, 0, 1], [2**53, 2**53, 2**53, 2**53, 2**53], [1, 0, 0, 0, 2**53]):
+        estimate = stats.elo_pentanomial(counts)
+        assert math.isfinite(estimate.score)
+        assert estimate.los is None or 0 <= estimate.los <= 1
+        assert math.isfinite(test.llr_pentanomial(counts))
+    assert math.isfinite(test.llr_trinomial(2**53, 2**53, 2**53))
+
+
+def test_the_interval_agrees_with_the_delta_method_for_many_games() -> None:
+    """Independent check: for many games the interval's half-width in Elo is the delta method's,
+    1.96 · se · dElo/ds with dElo/ds = 400 / (ln 10 · s (1 - s))."""
+    for wins, draws, losses in ((2600, 5000, 2400), (4000, 1000, 5000), (3000, 6500, 500)):
+        games = wins + draws + losses
+        s = (wins + draws / 2) / games
+        variance = (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s**2) / games
+        slope = 400 / (math.log(10) * s * (1 - s))
+        delta = stats.Z95 * math.sqrt(variance / games) * slope
+        estimate = stats.elo_trinomial(wins, draws, losses)
+        assert estimate.error == pytest.approx(delta, rel=0.01)
+        assert estimate.elo == pytest.approx(-400 * math.log10((1 - s) / s))
+
+
+def test_trinomial_los_is_close_to_the_common_formula() -> None:
+    """LOS here is Φ((s - ½)/se) (fastchess); the common formula Φ((W - L)/√(W + L)) (cutechess,
+    the chessprogramming wiki) differs only by (W - L)²/N in the variance: close when W - L is small
+    against N, equal for a match of 1 win 1 loss, and both ½ for W = L."""
+    for wins, draws, losses in ((60, 100, 40), (510, 0, 490), (1030, 8000, 970), (7, 7, 7)):
+        common = 0.5 * (1 + math.erf((wins - losses) / math.sqrt(2 * (wins + losses))))
+        games = wins + draws + losses
+        by_hand = 0.5 * (
+            1 + math.erf((wins - losses) / math.sqrt(2 * (wins + losses - (wins - losses) ** 2 / games)))
+        )
+        los = stats.los_trinomial(wins, draws, losses)
+        assert los == pytest.approx(by_hand)
+        assert los == pytest.approx(common, abs=0.01)
+
+
+def test_sprt_bounds_and_a_hand_computed_llr() -> None:
+    """Bounds from first principles, and the LLR of wins and losses only: with no draws seen (a
+    draw counted as 0.001 of a game) the constrained maxima are nearly Bernoulli(p0), Bernoulli(p1),
+    so LLR ≈ W ln(p1/p0) + L ln((1-p1)/(1-p0))."""
+    test = SPRT(elo0=-5, elo1=5, alpha=0.1, beta=0.2)
+    assert test.lower_bound == pytest.approx(math.log(0.2 / 0.9))
+    assert test.upper_bound == pytest.approx(math.log(0.8 / 0.1))
+    p0, p1 = stats.expected_score(-5), stats.expected_score(5)
+    wins, losses = 600, 400
+    by_hand = wins * math.log(p1 / p0) + losses * math.log((1 - p1) / (1 - p0))
+    assert test.llr_trinomial(wins, 0, losses) == pytest.approx(by_hand, abs=0.01)
+    assert test.decision(by_hand) == "H1"
+    assert test.llr_trinomial(0, 0, 0) == 0.0

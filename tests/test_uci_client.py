@@ -5,6 +5,7 @@ the middle of a search, one that crashes, one that hangs and ones that answer no
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -265,6 +266,62 @@ def test_no_process_outlives_its_client() -> None:
 
     gc.collect()
     assert process.wait(timeout=10) is not None
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir() or os.name != "posix", reason="needs Linux /proc")
+@pytest.mark.parametrize("end", ["timeout", "quit"])
+def test_no_process_started_by_the_engine_outlives_its_client(end: str) -> None:
+    """Review: an engine behind a wrapper (`sh -c "engine"`, as scripts and `uci:` players often
+    are) that hung was 'killed' by killing the shell: the engine itself ran on, orphaned."""
+    # `deaf`: reads nothing after the handshake (so never sees its input end); `; true`: the shell
+    # forks the engine rather than becoming it.
+    command = f"{shlex.join(FOREIGN)} --mode deaf; true"
+    engine = SimpleEngine.popen_uci(["sh", "-c", command], search_timeout=0.3)
+    engine.timeout = 0.5  # after the handshake: a slow start on a loaded machine fails nothing
+    shell = engine._connection.process.pid
+    children = Path(f"/proc/{shell}/task/{shell}/children").read_text().split()
+    assert len(children) == 1
+    inner = int(children[0])
+    if end == "timeout":
+        with pytest.raises(EngineError):  # a timeout, or a command it did not read in time
+            engine.play(congo.Board(), Limit(depth=5))
+    engine.quit()
+    deadline = time.monotonic() + 10
+    while _alive(inner) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(inner), f"the engine {inner} outlived its client"
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process runs (a zombie, dead but not yet reaped by its new parent, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+CLOSES_ITS_OUTPUT = """
+import os, sys, time
+for line in sys.stdin:
+    if line.startswith("uci"):
+        print("id name closer\\nuciok", flush=True)
+    elif line.startswith("isready"):
+        print("readyok", flush=True)
+    elif line.startswith("go"):
+        os.close(1)
+        time.sleep(3600)
+"""
+
+
+def test_an_engine_that_closes_its_output_mid_search_is_said_so_and_killed() -> None:
+    """Review: an engine that closed its output but ran on was reported as 'the engine process
+    died' and left running until quit."""
+    engine = SimpleEngine.popen_uci([sys.executable, "-c", CLOSES_ITS_OUTPUT], search_timeout=30)
+    with pytest.raises(EngineTerminatedError, match="closed its output during a search"):
+        engine.play(congo.Board(), Limit(depth=5))
+    assert engine._connection.process.wait(timeout=10) is not None
+    engine.quit()
 
 
 # -- every wait has an end (issue 18) -----------------------------------------------------------

@@ -57,7 +57,19 @@ def check_writable(path: PathLike, *, inputs: Iterable[PathLike] = ()) -> None:
     for an input, ``FileNotFoundError``/``NotADirectoryError``/``IsADirectoryError``/
     ``PermissionError`` (with a message naming the path) when it cannot be written."""
     check_not_an_input(path, inputs)
-    with atomic_output(path, "wb"):
+    name = os.fspath(path)
+    try:
+        info = os.stat(_target(name))
+    except OSError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+        # A device or a pipe: opening a pipe would wait for a reader (and its reader would take the
+        # close for the end of the output), so only the permission is checked.
+        if not os.access(_target(name), os.W_OK):
+            raise PermissionError(errno.EACCES, f"cannot write {name}: permission denied", name)
+        return
+    # A temporary file made and removed: what is at the path now stays as it is.
+    with atomic_output(path, "wb", discard=True):
         pass
 
 
@@ -90,6 +102,9 @@ def atomic_output(
         raise _explained(error, name) from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise IsADirectoryError(errno.EISDIR, f"cannot write {name}: it is a directory", name)
+    if info is not None and stat.S_ISREG(info.st_mode) and not os.access(target, os.W_OK):
+        # A rename would replace a file that its owner made read-only: refuse, as open() would.
+        raise PermissionError(errno.EACCES, f"cannot write {name}: the file is read-only", name)
     if info is not None and not stat.S_ISREG(info.st_mode):
         # A device or a pipe: nothing to replace, nothing to destroy.
         with open(target, mode, **text_args) as special:

@@ -20,7 +20,9 @@ import contextlib
 import dataclasses
 import enum
 import logging
+import os
 import queue
+import signal
 import subprocess
 import threading
 import time
@@ -512,6 +514,14 @@ class _Connection:
     nothing has an end too)."""
 
     def __init__(self, args: list[str], popen_args: dict[str, Any]) -> None:
+        # On POSIX the engine gets a process group of its own (unless the caller arranges one):
+        # a wrapper script's children die with it (a killed `sh -c "engine"` left its engine
+        # running), and a Ctrl-C at the terminal reaches the client, which stops the search.
+        self._own_group = os.name == "posix" and not (
+            {"start_new_session", "process_group", "preexec_fn"} & popen_args.keys()
+        )
+        if self._own_group:
+            popen_args = {**popen_args, "start_new_session": True}
         self.process = subprocess.Popen(
             args,
             stdin=subprocess.PIPE,
@@ -577,8 +587,13 @@ class _Connection:
             code = self.process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             code = None
+        if code is None:  # it closed a pipe but runs on: it can answer nothing more
+            pipe = "input" if self.broken_input and not self.eof else "output"
+            self.kill()
+            tail = "; its last words: " + " | ".join(self.stderr_tail) if self.stderr_tail else ""
+            return EngineTerminatedError(f"the engine closed its {pipe} {doing} and was killed{tail}")
         self._stderr_reader.join(timeout=1.0)  # its last words may still be in the pipe
-        detail = f" (exit code {code})" if code is not None else ""
+        detail = f" (exit code {code})"
         tail = "; its last words: " + " | ".join(self.stderr_tail) if self.stderr_tail else ""
         return EngineTerminatedError(f"the engine process died {doing}{detail}{tail}")
 
@@ -632,6 +647,9 @@ class _Connection:
 
     def kill(self) -> None:
         self.closed = True
+        if self._own_group:  # the engine and whatever it started
+            with contextlib.suppress(OSError):
+                os.killpg(self.process.pid, signal.SIGKILL)
         if self.process.poll() is None:
             self.process.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):

@@ -34,6 +34,8 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Generic, TypeVar
 
+from congo._extras import pip_install
+
 __all__ = ["RayPool", "ThreadPool", "WorkerPool", "open_pool", "ray_available"]
 
 S = TypeVar("S")
@@ -256,9 +258,7 @@ def _import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise ImportError(
-            "the Ray backend needs Ray: install it with  pip install 'congo-chess[ray]'"
-        ) from None
+        raise ImportError(f"the Ray backend needs Ray: install it with  {pip_install('ray')}") from None
     return ray
 
 

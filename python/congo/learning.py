@@ -79,10 +79,14 @@ the colours swapped, so the side to move always has its pieces in planes 0–7 a
 row 0, and actions are read in that frame through :func:`flip_action` (plane 16 still tells the real
 colour to move). The rules are symmetric under this change of side (``Position.mirror()``)."""
 
-_NUMPY_MISSING = (
-    "congo.encode returns a numpy array and needs numpy: pip install 'congo-chess[numpy]' "
-    "(or use congo.learning.encode_bytes, which needs nothing)"
-)
+
+def _numpy_missing() -> str:
+    from congo._extras import pip_install
+
+    return (
+        f"congo.encode returns a numpy array and needs numpy: {pip_install('numpy')} "
+        "(or use congo.learning.encode_bytes, which needs nothing)"
+    )
 
 
 def _repetitions(board: Board) -> int:
@@ -183,7 +187,7 @@ def encode(
     try:
         import numpy as np
     except ImportError as error:
-        raise ImportError(_NUMPY_MISSING) from error
+        raise ImportError(_numpy_missing()) from error
     data = encode_bytes(boards, mirror=mirror, perspective=perspective, threads=threads)
     array = np.frombuffer(data, dtype=np.uint8)
     if _is_single(boards):

@@ -489,12 +489,19 @@ def read_openings(path: str) -> list[str]:
     """The openings of a file (see :func:`parse_openings`). Raises ``ValueError`` for a file that
     cannot be read or holds a bad line."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_OPENINGS_BYTES + 1)  # bounded: /dev/zero is not a suite
+        if len(data) > MAX_OPENINGS_BYTES:
+            raise ValueError(f"cannot read the openings {path}: larger than {MAX_OPENINGS_BYTES >> 20} MiB")
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or error
         raise ValueError(f"cannot read the openings {path}: {reason}") from None
     return parse_openings(text, source=path)
+
+
+MAX_OPENINGS_BYTES = 256 << 20
+"""The largest openings file :func:`read_openings` reads (a million FENs take about 60 MiB)."""
 
 
 @functools.lru_cache(maxsize=1)

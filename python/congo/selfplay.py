@@ -34,6 +34,7 @@ from typing import IO, Any
 
 from congo import _core
 from congo._core import STARTING_FEN, Position, StopFlag
+from congo._extras import pip_install
 from congo._files import atomic_output
 from congo.distributed import open_pool
 
@@ -89,7 +90,10 @@ class SelfPlayConfig:
         _core.check_selfplay_config(
             nodes=self.nodes, opening_plies=self.opening_plies, max_plies=self.max_plies, hash_mb=self.hash_mb
         )
-        Position(self.fen)  # InvalidFenError / InvalidPositionError now rather than in a worker
+        # InvalidFenError / InvalidPositionError now rather than in a worker; a finished game has
+        # no position to search (every game would be empty: a run of 0 rows, exit 0).
+        if Position(self.fen).outcome() is not None:
+            raise ValueError(f"the game is already over in {self.fen!r}: self-play needs a move to play")
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -282,9 +286,9 @@ def _check_writer(path: str) -> None:
         try:
             import numpy  # noqa: F401
         except ImportError as error:
-            raise ImportError("writing .npz needs numpy: pip install 'congo-chess[numpy]'") from error
+            raise ImportError(f"writing .npz needs numpy: {pip_install('numpy')}") from error
     else:
         try:
             import pyarrow  # noqa: F401
         except ImportError as error:
-            raise ImportError("writing Parquet needs pyarrow: pip install 'congo-chess[pyarrow]'") from error
+            raise ImportError(f"writing Parquet needs pyarrow: {pip_install('pyarrow')}") from error

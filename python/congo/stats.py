@@ -79,6 +79,10 @@ PENTANOMIAL_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 Z95 = 1.959963984540054
 """The two-sided 95 % quantile of the standard normal distribution."""
 
+MAX_COUNT = 2**53
+"""The largest count accepted (exact as a float; far beyond any match, and it keeps every
+intermediate value of the arithmetic finite and nonzero)."""
+
 _REGULARIZE = 1e-3
 """What an outcome never seen counts for in the SPRT (fishtest and fastchess use the same)."""
 
@@ -158,6 +162,8 @@ def _check_counts(counts: Sequence[int], size: int, what: str) -> list[int]:
             raise TypeError(f"{what} counts must be ints, got {type(value).__name__}")
         if value < 0:
             raise ValueError(f"{what} counts must not be negative, got {value}")
+        if value > MAX_COUNT:
+            raise ValueError(f"{what} counts must be at most 2**53, got one of {value.bit_length()} bits")
     return values
 
 

@@ -10,17 +10,21 @@ progress line). :func:`main` turns errors into one line on stderr and the exit c
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import importlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 
 import congo
 from congo.cli._args import (
     EXIT_BROKEN_PIPE,
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
     EXIT_USAGE,
 )
 
@@ -39,6 +43,8 @@ _PATH_ERRNOS = {
     errno.EPERM,
     errno.EEXIST,
     errno.EROFS,
+    errno.ELOOP,  # a symbolic link that loops
+    errno.ENAMETOOLONG,
 }
 
 
@@ -82,14 +88,47 @@ def exit_status(error: BaseException) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``congo`` command. Returns the exit status (docs/cli.md)."""
-    from congo.engine import EngineError
-
     parser = build_parser()
     args = parser.parse_args(argv)  # exits with 2 on bad arguments
     run = getattr(args, "run", None)
     if run is None:
         parser.print_help()
         return EXIT_USAGE
+    with _sigterm_as_ctrl_c() as terminated:
+        status = _run(args, run)
+    return EXIT_TERMINATED if terminated and status == EXIT_INTERRUPTED else status
+
+
+@contextlib.contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[list[bool]]:
+    """SIGTERM raises ``KeyboardInterrupt`` while a command runs, so that it ends as Ctrl-C ends it
+    (finished work kept, temporary files removed) instead of dying on the spot (which left a
+    temporary ``.FILE.partial`` next to every output). Yields a list that holds ``True`` once a
+    SIGTERM came. Only from the main thread, and only when SIGTERM has its default action."""
+    seen: list[bool] = []
+    sigterm = getattr(signal, "SIGTERM", None)
+    if (
+        sigterm is None
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(sigterm) is not signal.SIG_DFL
+    ):
+        yield seen
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        seen.append(True)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(sigterm, interrupt)
+    try:
+        yield seen
+    finally:
+        signal.signal(sigterm, previous)
+
+
+def _run(args: argparse.Namespace, run: Callable[[argparse.Namespace], int]) -> int:
+    from congo.engine import EngineError
+
     try:
         return int(run(args))
     except BrokenPipeError:
@@ -106,5 +145,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exit_status(error)
     except (ValueError, TypeError, ImportError, MemoryError, EngineError, RecursionError) as error:
         # A bad FEN or number, a missing extra: one line. An outside engine that fails: one line.
-        print(f"congo {args.command}: error: {error}", file=sys.stderr)
+        text = str(error) or ("out of memory" if isinstance(error, MemoryError) else type(error).__name__)
+        print(f"congo {args.command}: error: {text}", file=sys.stderr)
         return exit_status(error)

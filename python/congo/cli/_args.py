@@ -6,6 +6,7 @@ import argparse
 import math
 
 import congo
+from congo._extras import pip_install
 
 EXIT_OK = 0
 """The command did what was asked."""
@@ -19,6 +20,9 @@ EXIT_INTERRUPTED = 130
 """Ctrl-C (SIGINT): what was finished is printed or written first."""
 EXIT_BROKEN_PIPE = 141
 """The reader of standard output went away (``congo perft --divide 5 | head``)."""
+EXIT_TERMINATED = 143
+"""SIGTERM (``kill``, ``timeout``): handled as Ctrl-C (what was finished is kept, no temporary
+file is left behind), with the status of a program that SIGTERM ended."""
 
 
 def nonnegative_int(text: str) -> int:
@@ -97,7 +101,7 @@ def add_ray(parser: argparse.ArgumentParser, what: str = "work") -> None:
     parser.add_argument(
         "--ray",
         metavar="ADDRESS",
-        help=f"{what} on a Ray cluster: 'auto', 'ray://host:10001', 'local' (pip install 'congo-chess[ray]')",
+        help=f"{what} on a Ray cluster: 'auto', 'ray://host:10001', 'local' ({pip_install('ray')})",
     )
 
 
@@ -107,6 +111,20 @@ def add_tablebase(parser: argparse.ArgumentParser, what: str = "exact scores and
         metavar="DIR",
         help=f"use the endgame tables in DIR (made by `congo tablebase generate`): {what}",
     )
+
+
+def check_tables(directory: str | None) -> None:
+    """Opens a ``--tablebase`` directory once before any work, so that one that holds no table (the
+    core's error says what to run) stops the command at once: asking for tables and searching
+    without them, silently, is a wrong answer, not a choice."""
+    if directory is None:
+        return
+    from congo.tablebase import Tablebase
+
+    try:
+        Tablebase(directory)
+    except OSError as error:
+        raise ValueError(f"cannot open the tables in {directory}: {error.strerror or error}") from None
 
 
 def add_output(parser: argparse.ArgumentParser, *, required: bool, help: str) -> None:

@@ -14,6 +14,7 @@ from congo.cli._args import (
     add_hash,
     add_limits,
     add_tablebase,
+    check_tables,
     positive_int,
 )
 
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
     board = congo.Board(args.fen)
     limit = _limit(args)
+    check_tables(args.tablebase)
     engine = congo.Engine(threads=args.threads, hash_mb=args.hash, tablebase_path=args.tablebase)
     print(f"position {board.fen()}")
     print(f"{'depth':>5} {'score':>7} {'nodes':>12} {'nps':>11} {'time':>7}  pv")

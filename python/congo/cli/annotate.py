@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import contextlib
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -25,6 +26,7 @@ from congo.cli._args import (
     add_ray,
     add_tablebase,
     add_workers,
+    check_tables,
 )
 from congo.cli._progress import Progress
 
@@ -116,6 +118,7 @@ def _open_tables(directory: str | None) -> Tablebase | None:
 
     if directory is None:
         return None
+    check_tables(directory)
     try:
         return Tablebase(directory)
     except OSError as error:
@@ -144,11 +147,12 @@ def run(args: argparse.Namespace) -> int:
             source = DecodedLines(sys.stdin.buffer)
         else:
             try:
-                with open(args.games, "rb") as counting:
-                    total = 0
-                    lines = DecodedLines(counting)
-                    while skip_game(lines):  # type: ignore[arg-type]  # fast: the games are split, not parsed
-                        total += 1
+                if os.path.isfile(args.games):  # a pipe (`<(...)`, /dev/stdin) can be read only once
+                    with open(args.games, "rb") as counting:
+                        total = 0
+                        lines = DecodedLines(counting)
+                        while skip_game(lines):  # type: ignore[arg-type]  # fast: the games are split, not parsed
+                            total += 1
                 source = DecodedLines(files.enter_context(open(args.games, "rb")))
             except OSError as error:
                 raise ValueError(f"cannot read {args.games}: {error.strerror or error}") from None

@@ -147,9 +147,13 @@ def run(args: argparse.Namespace) -> int:
     # not a lost match later. The finished games go to FILE.partial as they end (kept if the
     # process is killed); FILE itself is written whole at the end, in game order.
     partial: IO[str] | None = None
+    if args.save == "-":  # elsewhere '-' is standard output: never silently a file named '-'
+        raise ValueError(
+            "--save needs a file name (the report is on standard output; ./- for a file named '-')"
+        )
     if args.save:
         try:
-            check_writable(args.save)
+            check_writable(args.save, inputs=[args.openings] if args.openings else [])
             partial = open(f"{args.save}.partial", "w", encoding="utf-8")  # noqa: SIM115
         except OSError as error:
             raise ValueError(f"cannot write the games to {args.save}: {error.strerror or error}") from None

@@ -13,6 +13,7 @@ import webbrowser
 from typing import Any
 from urllib.parse import urlencode
 
+from congo._extras import pip_install
 from congo.cli._args import EXIT_INTERRUPTED, EXIT_OK, add_tablebase, nonnegative_int, positive_int
 
 __all__ = ["register", "run"]
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         from congo.serve.app import LOOPBACK_HOSTS, MAX_MESSAGE, Settings, create_app
         from congo.serve.watch import MatchWatch
     except ImportError as error:  # a user error (exit 2, docs/cli.md): the extra is not installed
-        raise ImportError(f"{error.name} is missing: pip install 'congo-chess[serve]'") from None
+        raise ImportError(f"{error.name} is missing: {pip_install('serve')}") from None
     if args.match is None and (args.tc is not None or args.save is not None):
         raise ValueError("--tc and --save belong with --match")
     hosts = set(LOOPBACK_HOSTS)
