@@ -22,6 +22,7 @@ mod pytypes;
 mod san;
 mod signals;
 mod tablebase;
+mod tuning;
 mod uci;
 
 use congo_core::{self as core, search};
@@ -80,5 +81,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_TABLEBASE_MEN", core::tablebase::MAX_MEN)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     learn::register(m)?;
+    tuning::register(m)?;
     Ok(())
 }
