@@ -134,7 +134,7 @@ def features(fens: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def loss(x: np.ndarray, y: np.ndarray, w: np.ndarray, k: float) -> float:
-    p = 1.0 / (1.0 + np.power(10.0, -k * (x @ w) / 400.0))
+    p = 1.0 / (1.0 + np.power(10.0, -k * (x @ w.astype(x.dtype)).astype(np.float64) / 400.0))
     p = np.clip(p, 1e-9, 1 - 1e-9)
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
@@ -153,10 +153,12 @@ def fit_k(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
 def fit(
     x: np.ndarray, y: np.ndarray, w0: np.ndarray, free: np.ndarray, k: float, l2: float, steps: int
 ) -> np.ndarray:
-    w = w0.astype(np.float64).copy()
+    w = w0.astype(np.float32)
+    w0 = w0.astype(np.float32)
     m = np.zeros_like(w)
     v = np.zeros_like(w)
-    c = k * np.log(10.0) / 400.0
+    c = float(k * np.log(10.0) / 400.0)
+    y = y.astype(np.float32)
     lr, b1, b2 = 1.0, 0.9, 0.999
     n = len(y)
     for t in range(1, steps + 1):
@@ -245,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     assert np.array_equal(x_sp.astype(np.int64) @ w0.astype(np.int64), e_sp), "eval != features . weights"
     held_tb = np.random.default_rng(args.seed).random(len(y_tb)) < 0.1
     held_sp = g_sp % 10 == 0
-    x = np.concatenate([x_sp, x_tb]).astype(np.float64)
+    x = np.concatenate([x_sp, x_tb]).astype(np.float32)
     y = np.concatenate([y_sp, y_tb])
     quiet = np.concatenate([q_sp, q_tb])
     held = np.concatenate([held_sp, held_tb])
