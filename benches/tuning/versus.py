@@ -36,7 +36,8 @@ def main() -> int:
 
     def progress(result: match.MatchResult, game: object) -> None:
         if result.played % 50 == 0:
-            print(f"  {result.played} games: +{result.wins} ={result.draws} -{result.losses}", file=sys.stderr)
+            score = f"+{result.wins} ={result.draws} -{result.losses}"
+            print(f"  {result.played} games: {score}", file=sys.stderr)
 
     result = match.run_match(players[0], players[1], games=args.games, seed=args.seed, on_game=progress)
     print(result.summary())
