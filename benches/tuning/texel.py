@@ -1,6 +1,6 @@
 """Texel tuning of the evaluation: one command from self-play to the weights file.
 
-    nice -n 19 python benches/tuning/texel.py --games 2000 --nodes 1000 --tb-positions 20000
+    nice -n 19 python benches/tuning/texel.py --games 1000 --nodes 500 --tb-positions 30000
 
 1. **Data.** ``--games`` self-play games (``congo.selfplay``, ``--nodes`` per move, six random opening
    plies), every position after the opening labelled with the game's result for the side to move
@@ -153,12 +153,10 @@ def fit_k(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
 def fit(
     x: np.ndarray, y: np.ndarray, w0: np.ndarray, free: np.ndarray, k: float, l2: float, steps: int
 ) -> np.ndarray:
-    w = w0.astype(np.float32)
-    w0 = w0.astype(np.float32)
+    w = w0.astype(np.float64)
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     c = float(k * np.log(10.0) / 400.0)
-    y = y.astype(np.float32)
     lr, b1, b2 = 1.0, 0.9, 0.999
     n = len(y)
     for t in range(1, steps + 1):
@@ -195,9 +193,9 @@ def to_weights(w: np.ndarray, names: list[str]) -> dict[str, list[int] | int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--nodes", type=int, default=1000)
-    parser.add_argument("--tb-positions", type=int, default=20_000)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--nodes", type=int, default=500)
+    parser.add_argument("--tb-positions", type=int, default=30_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--minutes", type=float, default=None, help="stop self-play after this long")
     parser.add_argument("--workers", type=int, default=2)
@@ -247,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     assert np.array_equal(x_sp.astype(np.int64) @ w0.astype(np.int64), e_sp), "eval != features . weights"
     held_tb = np.random.default_rng(args.seed).random(len(y_tb)) < 0.1
     held_sp = g_sp % 10 == 0
-    x = np.concatenate([x_sp, x_tb]).astype(np.float32)
+    x = np.concatenate([x_sp, x_tb]).astype(np.float64)
     y = np.concatenate([y_sp, y_tb])
     quiet = np.concatenate([q_sp, q_tb])
     held = np.concatenate([held_sp, held_tb])
