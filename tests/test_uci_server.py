@@ -120,7 +120,8 @@ def test_transcript_of_every_command(engine: Pipe) -> None:
         assert option.name in options
     assert options["Clear Hash"].endswith("type button")
     assert options["null_move"].endswith("type check default true")
-    assert options["pawn"] == "option name pawn type spin default 100 min 0 max 2000"
+    pawn = next(option.default for option in congo.Engine.option_info() if option.name == "pawn")
+    assert options["pawn"] == f"option name pawn type spin default {pawn} min 0 max 2000"
 
     engine.send("debug on")
     engine.send("register later")

@@ -65,6 +65,9 @@ __all__ = [
     "check_selfplay_config",
     "divide",
     "encode_positions",
+    "eval_feature_names",
+    "eval_features",
+    "eval_weights",
     "flip_action",
     "is_tag_name",
     "leg_action",
@@ -602,6 +605,9 @@ def selfplay_game(
     stop: StopFlag | None = None,
 ) -> dict[str, Any] | None: ...
 def check_selfplay_config(*, nodes: int, opening_plies: int, max_plies: int, hash_mb: int) -> None: ...
+def eval_feature_names() -> list[str]: ...
+def eval_weights() -> list[int]: ...
+def eval_features(fens: list[str]) -> dict[str, Any]: ...
 
 @final
 class StopFlag:

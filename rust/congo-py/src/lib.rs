@@ -23,6 +23,7 @@ mod records;
 mod san;
 mod signals;
 mod tablebase;
+mod tuning;
 mod uci;
 
 use congo_core::{self as core, search};
@@ -97,5 +98,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pgn::is_tag_name, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     learn::register(m)?;
+    tuning::register(m)?;
     Ok(())
 }

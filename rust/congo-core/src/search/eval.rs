@@ -13,6 +13,7 @@
 //! Everything is computed from White's point of view and turned to the side to move's at the end.
 
 use super::params::EvalParams;
+use super::weights;
 use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::piece::{Color, Piece, Role};
@@ -21,15 +22,11 @@ use crate::rules::{self, monkey, Sides};
 use crate::square::{Square, NUM_SQUARES};
 use crate::tables::{castle_of, forward_directions, JUMP, KING, LEAP_TWO, PAWN_FORWARD, RAY, RIVER, STEP};
 
-/// Mobility weight per reachable square, by role (centipawns at 100 %).
-const MOBILITY: [i32; 8] = [0, 3, 3, 3, 4, 3, 3, 0];
-
 /// How much a piece attacking the squares around the enemy lion counts, by role.
 const ATTACK_WEIGHT: [i32; 8] = [2, 3, 5, 3, 4, 3, 4, 0];
 
-/// Advancement bonus of a pawn by ranks travelled from its own back rank (centipawns at 100 %).
-/// The river rank (3) is low: a pawn there must move on or drown.
-const PAWN_ADVANCE: [i32; 7] = [0, 0, 6, 4, 22, 38, 0];
+/// The most units of danger near a lion that count (400 cp at the first weight of 3 cp a unit).
+const DANGER_CAP: i32 = 133;
 
 /// The ranks a piece has travelled from its own back rank.
 #[inline]
@@ -40,73 +37,124 @@ const fn relative_rank(color: Color, sq: Square) -> usize {
     }
 }
 
-/// Centralisation: 3 on d4, 0 on the edge.
-const fn centrality(sq: Square) -> i32 {
-    let df = (sq.file() as i32 - 3).abs();
-    let dr = (sq.rank() as i32 - 3).abs();
-    3 - if df > dr { df } else { dr }
+/// The index of `sq` in a piece-square table of [`weights::PST`], from `color`'s side.
+#[inline]
+fn pst_index(color: Color, sq: Square) -> usize {
+    let file = sq.file() as usize;
+    4 * relative_rank(color, sq) + file.min(6 - file)
 }
 
-/// Positional value (before scaling) of a piece of White on `sq`; Black's is the mirror image.
-fn positional(role: Role, sq: Square) -> i32 {
-    let c = centrality(sq);
-    let in_river = RIVER.contains(sq);
-    match role {
-        // Pawns: files toward the centre are worth a little more; advancement is its own term.
-        Role::Pawn => 2 * (3 - (sq.file() as i32 - 3).abs()),
-        Role::Superpawn => 4 * c,
-        Role::Monkey => 6 * c,
-        Role::Giraffe | Role::Elephant => 5 * c,
-        Role::Zebra => 8 * c,
-        // The crocodile is strongest in the river, where it slides and never drowns.
-        Role::Crocodile => 3 * c + if in_river { 15 } else { 0 },
-        // The lion is safest on the back ranks of its castle, away from the river.
-        Role::Lion => [10, 4, -10, 0, 0, 0, 0][sq.rank() as usize],
+/// The evaluation's features: the evaluation of a position is exactly the dot product of
+/// [`Evaluator::features`] with [`Evaluator::weights`] (the tuner's contract, tested below).
+pub mod features {
+    /// Material by role (8).
+    pub const MATERIAL: usize = 0;
+    /// Piece-square tables, `[role][4 * rank + file]` (8 × 28).
+    pub const PST: usize = MATERIAL + 8;
+    /// Pawn advancement by rank (7).
+    pub const PAWN_ADVANCE: usize = PST + 8 * 28;
+    /// Mobility by role (8).
+    pub const MOBILITY: usize = PAWN_ADVANCE + 7;
+    /// Danger near the enemy lion (1).
+    pub const LION_ATTACK: usize = MOBILITY + 8;
+    /// Pieces the side to move loses to the river, by role (8).
+    pub const DROWN_MOVER: usize = LION_ATTACK + 1;
+    /// Pieces the other side stands to lose to the river, by role (8).
+    pub const DROWN_OTHER: usize = DROWN_MOVER + 8;
+    /// A lone piece between the lions (1).
+    pub const LION_LINE: usize = DROWN_OTHER + 8;
+    /// The side to move (1).
+    pub const TEMPO: usize = LION_LINE + 1;
+    /// The number of features.
+    pub const COUNT: usize = TEMPO + 1;
+
+    /// The name of every feature, in order (`material.pawn`, `pst.zebra.15`, `tempo`, …).
+    pub fn names() -> Vec<String> {
+        const ROLES: [&str; 8] =
+            ["pawn", "superpawn", "monkey", "giraffe", "zebra", "elephant", "crocodile", "lion"];
+        let mut names = Vec::with_capacity(COUNT);
+        names.extend(ROLES.iter().map(|r| format!("material.{r}")));
+        for r in ROLES {
+            names.extend((0..28).map(|i| format!("pst.{r}.{i}")));
+        }
+        names.extend((0..7).map(|i| format!("pawn_advance.{i}")));
+        names.extend(ROLES.iter().map(|r| format!("mobility.{r}")));
+        names.push("lion_attack".to_owned());
+        names.extend(ROLES.iter().map(|r| format!("drown_mover.{r}")));
+        names.extend(ROLES.iter().map(|r| format!("drown_other.{r}")));
+        names.push("lion_line".to_owned());
+        names.push("tempo".to_owned());
+        names
     }
 }
 
-/// A ready-to-use evaluation: the parameters with material and piece-square values folded into
-/// one table.
+/// What one side's pieces do, before weighting: the raw quantities of the mobility and lion-safety
+/// terms.
+struct Activity {
+    /// Squares each role's pieces can move to, summed (pawns and the lion are not counted).
+    mobility: [i32; 8],
+    /// Units of danger near the enemy lion, capped at [`DANGER_CAP`].
+    danger: i32,
+}
+
+/// A ready-to-use evaluation: the weights of [`weights`] scaled by the parameters, with material
+/// and piece-square values folded into one table.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     params: EvalParams,
     /// `table[color][role][square]`: material plus scaled positional value, from the piece owner's view.
     table: Box<[[[i32; NUM_SQUARES]; 8]; 2]>,
-    mobility: [i32; 8],
+    /// The weight vector ([`features`]) as the evaluation uses it (percent scales applied).
+    weights: Vec<i32>,
 }
 
 impl Evaluator {
     pub fn new(params: &EvalParams) -> Evaluator {
+        use features as f;
+        let pct = |w: i32, percent: i32| w * percent / 100;
+        let mut w = vec![0; f::COUNT];
+        w[f::MATERIAL..f::MATERIAL + 7].copy_from_slice(&params.material[..7]);
+        for role in 0..8 {
+            for i in 0..28 {
+                w[f::PST + 28 * role + i] = pct(weights::PST[role][i], params.pst);
+            }
+            w[f::MOBILITY + role] = pct(weights::MOBILITY[role], params.mobility);
+            w[f::DROWN_MOVER + role] = pct(weights::DROWN_MOVER[role], params.drowning);
+            w[f::DROWN_OTHER + role] = pct(weights::DROWN_OTHER[role], params.drowning);
+        }
+        for rank in 0..7 {
+            w[f::PAWN_ADVANCE + rank] = pct(weights::PAWN_ADVANCE[rank], params.pawn_advance);
+        }
+        w[f::PAWN_ADVANCE + 5] += params.promotion;
+        w[f::LION_ATTACK] = pct(weights::LION_ATTACK, params.lion_safety);
+        w[f::LION_LINE] = params.lion_line;
+        w[f::TEMPO] = params.tempo;
+
         let mut table = Box::new([[[0; NUM_SQUARES]; 8]; 2]);
         for color in Color::ALL {
             for role in Role::ALL {
                 for sq in Square::all() {
-                    // Black's view of a square is White's view of its mirror image.
-                    let white_sq = match color {
-                        Color::White => sq,
-                        Color::Black => Square::from_coords(sq.file(), 6 - sq.rank()).unwrap_or(sq),
-                    };
-                    let mut value =
-                        params.material[role.index()] + positional(role, white_sq) * params.pst / 100;
+                    let r = role.index();
+                    let mut value = w[f::MATERIAL + r] + w[f::PST + 28 * r + pst_index(color, sq)];
                     if role == Role::Pawn {
-                        let rank = relative_rank(color, sq);
-                        value += PAWN_ADVANCE[rank] * params.pawn_advance / 100;
-                        if rank == 5 {
-                            value += params.promotion;
-                        }
+                        value += w[f::PAWN_ADVANCE + relative_rank(color, sq)];
                     }
-                    table[color.index()][role.index()][sq.index()] = value;
+                    table[color.index()][r][sq.index()] = value;
                 }
             }
         }
-        let mobility = MOBILITY.map(|w| w * params.mobility / 100);
-        Evaluator { params: *params, table, mobility }
+        Evaluator { params: *params, table, weights: w }
     }
 
     /// The material value of a role (0 for the lion).
     #[inline]
     pub fn value(&self, role: Role) -> i32 {
         self.params.material[role.index()]
+    }
+
+    /// The weight vector: [`Evaluator::evaluate`] is its dot product with [`Evaluator::features`].
+    pub fn weights(&self) -> &[i32] {
+        &self.weights
     }
 
     /// Material plus piece-square values only: the cheap part, for quick decisions.
@@ -123,24 +171,71 @@ impl Evaluator {
 
     /// The evaluation of a position for the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        use features as f;
         let board = pos.board();
         let us = pos.turn();
+        let w = &self.weights;
         let mut score = 0;
         for color in Color::ALL {
-            let side = self.material_and_placement(board, color) + self.activity(board, color)
-                - self.drowning_danger(board, color, color == us);
+            let activity = Self::activity(board, color);
+            let mut side = self.material_and_placement(board, color) + activity.danger * w[f::LION_ATTACK];
+            for (count, weight) in activity.mobility.iter().zip(&w[f::MOBILITY..f::MOBILITY + 8]) {
+                side += count * weight;
+            }
+            if let Some(lost) = self.drowning(board, color) {
+                let at = if color == us { f::DROWN_MOVER } else { f::DROWN_OTHER };
+                for (count, weight) in lost.iter().zip(&w[at..at + 8]) {
+                    side -= count * weight;
+                }
+            }
             score += if color == us { side } else { -side };
         }
-        score += self.lion_line(board, us);
-        score + self.params.tempo
+        score += Self::lion_line(board, us) * w[f::LION_LINE];
+        score + w[f::TEMPO]
+    }
+
+    /// The features of a position, from the side to move's view: [`Evaluator::evaluate`] is their
+    /// dot product with [`Evaluator::weights`].
+    pub fn features(&self, pos: &Position) -> Vec<i32> {
+        use features as f;
+        let board = pos.board();
+        let us = pos.turn();
+        let mut x = vec![0; f::COUNT];
+        for color in Color::ALL {
+            let sign = if color == us { 1 } else { -1 };
+            for role in Role::ALL {
+                let r = role.index();
+                for sq in board.by_piece(Piece::new(role, color)) {
+                    x[f::MATERIAL + r] += sign;
+                    x[f::PST + 28 * r + pst_index(color, sq)] += sign;
+                    if role == Role::Pawn {
+                        x[f::PAWN_ADVANCE + relative_rank(color, sq)] += sign;
+                    }
+                }
+            }
+            let activity = Self::activity(board, color);
+            x[f::LION_ATTACK] += sign * activity.danger;
+            for (r, count) in activity.mobility.iter().enumerate() {
+                x[f::MOBILITY + r] += sign * count;
+            }
+            if let Some(lost) = self.drowning(board, color) {
+                let at = if color == us { f::DROWN_MOVER } else { f::DROWN_OTHER };
+                for (r, count) in lost.iter().enumerate() {
+                    x[at + r] -= sign * count;
+                }
+            }
+        }
+        x[f::LION_LINE] = Self::lion_line(board, us);
+        x[f::TEMPO] = 1;
+        x
     }
 
     /// Mobility of `color`'s pieces and their attacks on the squares around the enemy lion.
-    fn activity(&self, board: &Board, color: Color) -> i32 {
+    fn activity(board: &Board, color: Color) -> Activity {
         let sides = Sides::new(board, color);
         let enemy_lion = board.by_piece(Piece::new(Role::Lion, !color)).first();
         let zone = enemy_lion.map_or(Bitboard::EMPTY, |l| (KING[l.index()] & castle_of(!color)).with(l));
-        let mut mobility = 0;
+        let mut mobility = [0; 8];
         let (mut attackers, mut units) = (0, 0);
         for role in Role::ALL {
             if role == Role::Lion {
@@ -154,12 +249,12 @@ impl Evaluator {
                     Role::Monkey => {
                         let jumps = monkey_reach(from, &sides);
                         let steps = rules::targets(role, from, &sides);
-                        mobility += self.mobility[role.index()] * (steps.count() + jumps.count()) as i32;
+                        mobility[role.index()] += (steps.count() + jumps.count()) as i32;
                         jumps
                     }
                     _ => {
                         let targets = rules::targets(role, from, &sides);
-                        mobility += self.mobility[role.index()] * targets.count() as i32;
+                        mobility[role.index()] += targets.count() as i32;
                         // The giraffe's king steps never capture.
                         if role == Role::Giraffe {
                             targets & LEAP_TWO[from.index()]
@@ -176,42 +271,42 @@ impl Evaluator {
             }
         }
         // One attacker is rarely dangerous; several together are.
-        let danger = (units * attackers * 3).min(400);
-        mobility + danger * self.params.lion_safety / 100
+        Activity { mobility, danger: (units * attackers).min(DANGER_CAP) }
     }
 
-    /// What `color` stands to lose to drowning: every non-crocodile piece in the river must leave it on
-    /// its side's next move, and only one piece can move. For the side to move the loss is certain;
-    /// the other side's is counted at half weight (the position may change before its turn).
-    fn drowning_danger(&self, board: &Board, color: Color, to_move: bool) -> i32 {
+    /// What `color` stands to lose to drowning, by role (`None`: nothing): every non-crocodile
+    /// piece in the river must leave it on its side's next move, and only one piece can move, so
+    /// all but the most valuable movable swimmer are lost, and every one that cannot leave. For the
+    /// side to move the loss is certain; the other side's is weighted less (the position may change
+    /// before its turn).
+    fn drowning(&self, board: &Board, color: Color) -> Option<[i32; 8]> {
         let swimmers = board.by_color(color) & RIVER & !board.by_role(Role::Crocodile);
         if swimmers.is_empty() || self.params.drowning == 0 {
-            return 0;
+            return None;
         }
         let sides = Sides::new(board, color);
-        let (mut stuck, mut movable, mut best_movable) = (0, 0, 0);
+        let mut lost = [0; 8];
+        let mut saved: Option<Role> = None;
         for sq in swimmers {
             let Some(role) = board.role_at(sq) else { continue };
-            let value = self.value(role);
+            lost[role.index()] += 1;
             let mut exits = rules::targets(role, sq, &sides) & !RIVER;
             if role == Role::Monkey && monkey::has_jump(sq, &sides) {
                 exits |= Bitboard::FULL;
             }
-            if exits.any() {
-                movable += value;
-                best_movable = best_movable.max(value);
-            } else {
-                stuck += value;
+            if exits.any() && saved.is_none_or(|best| self.value(role) > self.value(best)) {
+                saved = Some(role);
             }
         }
-        let loss = stuck + movable - best_movable;
-        let scale = if to_move { self.params.drowning } else { self.params.drowning / 2 };
-        loss * scale / 100
+        if let Some(role) = saved {
+            lost[role.index()] -= 1;
+        }
+        Some(lost)
     }
 
     /// A lone piece between the lions on a file or diagonal is pinned: if it moves, the side to move
-    /// next captures a lion. Its owner pays `lion_line`.
-    fn lion_line(&self, board: &Board, us: Color) -> i32 {
+    /// next captures a lion. −1 if it is the side to move's, +1 if the other side's, else 0.
+    fn lion_line(board: &Board, us: Color) -> i32 {
         let (Some(white), Some(black)) = (
             board.by_piece(Piece::new(Role::Lion, Color::White)).first(),
             board.by_piece(Piece::new(Role::Lion, Color::Black)).first(),
@@ -225,7 +320,7 @@ impl Evaluator {
                 let blockers = between & board.occupied();
                 if blockers.is_single() {
                     let owner_is_us = (blockers & board.by_color(us)).any();
-                    return if owner_is_us { -self.params.lion_line } else { self.params.lion_line };
+                    return if owner_is_us { -1 } else { 1 };
                 }
                 return 0;
             }
@@ -290,6 +385,69 @@ mod tests {
         let calm = eval("3l3/7/2Z1Z2/7/7/7/3L3 w 1");
         let wet = eval("3l3/7/7/2Z1Z2/7/7/3L3 w 1");
         assert!(calm - wet > 200, "{calm} vs {wet}");
+    }
+
+    /// Positions of random games from the start (captures, promotions, rivers, lone lions…).
+    fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+        let mut rng = crate::rng::SplitMix64::new(seed);
+        let mut out = Vec::with_capacity(count);
+        while out.len() < count {
+            let mut pos = Position::start();
+            for _ in 0..200 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.is_decided() {
+                    break;
+                }
+                pos = pos.play_unchecked(&moves[rng.below(moves.len())]);
+                out.push(pos);
+            }
+        }
+        out.truncate(count);
+        out
+    }
+
+    fn dot(features: &[i32], weights: &[i32]) -> i32 {
+        features.iter().zip(weights).map(|(f, w)| f * w).sum()
+    }
+
+    #[test]
+    fn the_evaluation_is_the_dot_product_of_features_and_weights() {
+        let mut scaled = EvalParams::default();
+        (scaled.pst, scaled.mobility, scaled.drowning, scaled.lion_safety) = (150, 50, 70, 200);
+        (scaled.pawn_advance, scaled.promotion, scaled.material[2]) = (130, 25, 310);
+        for params in [EvalParams::default(), scaled] {
+            let evaluator = Evaluator::new(&params);
+            assert_eq!(evaluator.weights().len(), features::COUNT);
+            assert_eq!(features::names().len(), features::COUNT);
+            let mut in_river = 0;
+            let mut positions = random_positions(20_000, 7);
+            for fen in [
+                "3l3/7/7/2Z1Z2/7/7/3L3 w 1",
+                "3l3/7/7/2Z1Z2/7/7/3L3 b 1",
+                "3l3/7/2p4/pMgEz1c/2P4/7/3L3 w 9",
+                "3l3/7/2p4/pMgEz1c/2P4/7/3L3 b 9",
+            ] {
+                positions.push(Position::from_fen(fen).unwrap());
+            }
+            for pos in positions {
+                let x = evaluator.features(&pos);
+                in_river +=
+                    usize::from(x[features::DROWN_MOVER..features::LION_LINE].iter().any(|&v| v != 0));
+                assert_eq!(evaluator.evaluate(&pos), dot(&x, evaluator.weights()), "{}", pos.fen());
+            }
+            // The drowning features were exercised too.
+            assert!(in_river >= 4, "{in_river}");
+        }
+    }
+
+    #[test]
+    fn the_weights_are_those_of_the_weights_file() {
+        let evaluator = Evaluator::new(&EvalParams::default());
+        let w = evaluator.weights();
+        assert_eq!(w[features::MATERIAL..features::MATERIAL + 8], weights::MATERIAL);
+        assert_eq!(w[features::PST + 28 * 4..features::PST + 28 * 5], weights::PST[4]);
+        assert_eq!(w[features::TEMPO], weights::TEMPO);
+        assert_eq!(w[features::LION_ATTACK], weights::LION_ATTACK);
     }
 
     #[test]

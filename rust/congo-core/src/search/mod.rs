@@ -34,6 +34,7 @@ pub mod params;
 mod score;
 mod smp;
 pub mod tt;
+mod weights;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, Ordering};

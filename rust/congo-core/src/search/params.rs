@@ -6,6 +6,8 @@
 
 use core::fmt;
 
+use super::weights;
+
 /// Switches of the search. `true` everywhere is the engine as shipped.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[allow(clippy::struct_excessive_bools)] // independent switches, each measured on its own
@@ -79,18 +81,17 @@ pub struct EvalParams {
 impl Default for EvalParams {
     fn default() -> EvalParams {
         EvalParams {
-            // Chosen by self-play (docs/engine.md, rounds 2, 4 and 6 of the feature matches).
-            //        pawn superpawn monkey giraffe zebra elephant crocodile lion
-            material: [100, 270, 270, 280, 240, 330, 420, 0],
+            // The weights file (search/weights.rs), written by the tuner (docs/engine.md, "Tuning").
+            material: weights::MATERIAL,
             pst: 100,
             mobility: 100,
             drowning: 100,
             lion_safety: 100,
-            lion_line: 40,
+            lion_line: weights::LION_LINE,
             pawn_advance: 100,
             // 40 cost about 27 Elo over 700 self-play games: the advancement table already pays 38.
             promotion: 0,
-            tempo: 12,
+            tempo: weights::TEMPO,
         }
     }
 }

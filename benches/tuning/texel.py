@@ -1,0 +1,298 @@
+"""Texel tuning of the evaluation: one command from self-play to the weights file.
+
+    nice -n 19 python benches/tuning/texel.py --games 1000 --nodes 500 --tb-positions 30000
+
+1. **Data.** ``--games`` self-play games (``congo.selfplay``, ``--nodes`` per move, six random opening
+   plies), every position after the opening labelled with the game's result for the side to move
+   (1, ½, 0); positions with a forced mate found by the search are left out. Plus
+   ``--tb-positions`` random positions of up to four men labelled exactly by the endgame tables
+   (generated into ``--work`` if missing, about 10 s): win 1, draw ½, loss 0. Only quiet positions
+   are kept (no capture or promotion for the side to move, its lion not attacked): the static
+   evaluation is what the search trusts there. Games whose index ends in 0, and one tablebase
+   position in ten, are held out.
+2. **Features.** ``congo._core.eval_features``: the evaluation is exactly the dot product of a
+   position's features with ``congo._core.eval_weights()`` (tested in the core), so the fit is of
+   the evaluation the engine uses.
+3. **Fit.** Logistic loss (cross-entropy of ``1 / (1 + 10^(-K·eval/400))`` against the label): ``K``
+   first, with the current weights; then the weights by Adam, with an L2 pull toward the current
+   weights (strength chosen on the held-out set from ``--l2``), then rounded to integers.
+4. **Write-back.** ``rust/congo-core/src/search/weights.rs`` is rewritten (``--dry-run``: not);
+   rebuild the engine to use them.
+
+The held-out loss before and after is printed (and written to ``--report``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import weights_file  # noqa: E402
+
+from congo import _core  # noqa: E402
+from congo.selfplay import SelfPlayConfig, play_games  # noqa: E402
+
+WEIGHTS_RS = ROOT / "rust/congo-core/src/search/weights.rs"
+
+
+def selfplay_data(
+    games: int, nodes: int, seed: int, workers: int, minutes: float | None
+) -> tuple[list[str], list[float], list[int]]:
+    fens: list[str] = []
+    labels: list[float] = []
+    groups: list[int] = []
+    start = time.time()
+    config = SelfPlayConfig(nodes=nodes, opening_plies=6, max_plies=300)
+    for n, rows in enumerate(play_games(games, config, seed=seed, workers=workers)):
+        for fen, ply, mate, value, game in zip(
+            rows["fen"], rows["ply"], rows["score_mate"], rows["value"], rows["game"], strict=True
+        ):
+            if ply < 6 or mate != 0:
+                continue
+            fens.append(fen)
+            labels.append((value + 1) / 2)
+            groups.append(game)
+        if (n + 1) % 50 == 0:
+            print(f"  {n + 1} games, {len(fens)} positions, {time.time() - start:.0f} s", file=sys.stderr)
+        if minutes is not None and time.time() - start > 60 * minutes:
+            print(f"  time budget reached after {n + 1} games", file=sys.stderr)
+            break
+    return fens, labels, groups
+
+
+LETTERS = {
+    "pawn": "p",
+    "superpawn": "s",
+    "monkey": "m",
+    "giraffe": "g",
+    "zebra": "z",
+    "elephant": "e",
+    "crocodile": "c",
+}
+
+
+def tablebase_data(count: int, directory: Path, seed: int) -> tuple[list[str], list[float]]:
+    from congo.tablebase import Tablebase, generate
+
+    if not directory.is_dir() or not any(directory.iterdir()):
+        generate(directory=directory, men=4, threads=1)
+    tb = Tablebase(directory)
+    rng = random.Random(seed)
+    pieces = list(LETTERS.values())
+    fens: list[str] = []
+    labels: list[float] = []
+    while len(fens) < count:
+        board = [["" for _ in range(7)] for _ in range(7)]  # board[rank][file], rank 0 = White's back rank
+        board[rng.randrange(3)][rng.randrange(2, 5)] = "L"
+        board[rng.randrange(4, 7)][rng.randrange(2, 5)] = "l"
+        for _ in range(rng.choice((1, 2, 2))):
+            while True:
+                r, f = rng.randrange(7), rng.randrange(7)
+                if not board[r][f]:
+                    break
+            letter = rng.choice(pieces)
+            board[r][f] = letter.upper() if rng.random() < 0.5 else letter
+        ranks = []
+        for r in range(6, -1, -1):
+            text, empty = "", 0
+            for f in range(7):
+                if board[r][f]:
+                    text += (str(empty) if empty else "") + board[r][f]
+                    empty = 0
+                else:
+                    empty += 1
+            ranks.append(text + (str(empty) if empty else ""))
+        fen = "/".join(ranks) + (" w 1" if rng.random() < 0.5 else " b 1")
+        try:
+            wdl = tb.probe_wdl(fen)
+        except ValueError:
+            continue
+        if wdl is None:
+            continue
+        fens.append(fen)
+        labels.append((wdl + 1) / 2)
+    return fens, labels
+
+
+def features(fens: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    width = len(_core.eval_feature_names())
+    xs, evals, quiet = [], [], []
+    for i in range(0, len(fens), 20_000):
+        out = _core.eval_features(fens[i : i + 20_000])
+        xs.append(np.frombuffer(out["features"], dtype="<i2").reshape(-1, width))
+        evals.extend(out["eval"])
+        quiet.extend(out["quiet"])
+    return np.concatenate(xs), np.array(evals, dtype=np.int64), np.array(quiet, dtype=bool)
+
+
+def loss(x: np.ndarray, y: np.ndarray, w: np.ndarray, k: float) -> float:
+    p = 1.0 / (1.0 + np.power(10.0, -k * (x @ w.astype(x.dtype)).astype(np.float64) / 400.0))
+    p = np.clip(p, 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def fit_k(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    lo, hi = 0.05, 5.0
+    for _ in range(60):  # golden-section search: the loss is unimodal in K
+        a, b = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
+        if loss(x, y, w, a) < loss(x, y, w, b):
+            hi = b
+        else:
+            lo = a
+    return (lo + hi) / 2
+
+
+def fit(
+    x: np.ndarray, y: np.ndarray, w0: np.ndarray, free: np.ndarray, k: float, l2: float, steps: int
+) -> np.ndarray:
+    w = w0.astype(np.float64)
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    c = float(k * np.log(10.0) / 400.0)
+    lr, b1, b2 = 1.0, 0.9, 0.999
+    n = len(y)
+    for t in range(1, steps + 1):
+        p = 1.0 / (1.0 + np.exp(-c * (x @ w)))
+        grad = c * (x.T @ (p - y)) / n + 2 * l2 * (w - w0)
+        grad[~free] = 0.0
+        m = b1 * m + (1 - b1) * grad
+        v = b2 * v + (1 - b2) * grad * grad
+        w -= lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + 1e-12)
+        if t == steps // 2:
+            lr = 0.3
+    return w
+
+
+def to_weights(w: np.ndarray, names: list[str]) -> dict[str, list[int] | int]:
+    index = {name: i for i, name in enumerate(names)}
+    roles = weights_file.ROLES
+
+    def group(prefix: str, keys: list[str]) -> list[int]:
+        return [int(w[index[f"{prefix}.{key}"]]) for key in keys]
+
+    return {
+        "material": group("material", list(roles)),
+        "pst": [int(w[index[f"pst.{r}.{i}"]]) for r in roles for i in range(28)],
+        "pawn_advance": group("pawn_advance", [str(i) for i in range(7)]),
+        "mobility": group("mobility", list(roles)),
+        "lion_attack": int(w[index["lion_attack"]]),
+        "drown_mover": group("drown_mover", list(roles)),
+        "drown_other": group("drown_other", list(roles)),
+        "lion_line": int(w[index["lion_line"]]),
+        "tempo": int(w[index["tempo"]]),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--nodes", type=int, default=500)
+    parser.add_argument("--tb-positions", type=int, default=30_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--minutes", type=float, default=None, help="stop self-play after this long")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--steps", type=int, default=1500)
+    parser.add_argument("--l2", default="1e-7,1e-6,1e-5", help="L2 strengths to try (per cp², per position)")
+    parser.add_argument(
+        "--tablebases", type=Path, default=None, help="up to four men (default: WORK/tablebases)"
+    )
+    parser.add_argument("--work", type=Path, default=ROOT / "build/tuning", help="data cache")
+    parser.add_argument("--report", type=Path, default=None, help="also write the report here")
+    parser.add_argument("--dry-run", action="store_true", help="do not rewrite weights.rs")
+    args = parser.parse_args(argv)
+    args.work.mkdir(parents=True, exist_ok=True)
+    lines: list[str] = []
+
+    def say(text: str) -> None:
+        print(text)
+        lines.append(text)
+
+    started = time.time()
+    cache = args.work / f"data-g{args.games}-n{args.nodes}-t{args.tb_positions}-s{args.seed}.npz"
+    if cache.exists():
+        data = np.load(cache)
+        fens_sp, y_sp, g_sp = list(data["fens_sp"]), data["y_sp"], data["g_sp"]
+        fens_tb, y_tb = list(data["fens_tb"]), data["y_tb"]
+        say(f"data: cached {cache}")
+    else:
+        t = time.time()
+        fens_sp, ysp, gsp = selfplay_data(args.games, args.nodes, args.seed, args.workers, args.minutes)
+        y_sp, g_sp = np.array(ysp), np.array(gsp)
+        played, elapsed = len(set(gsp)), time.time() - t
+        say(f"self-play: {played} games at {args.nodes} nodes, {len(fens_sp)} positions, {elapsed:.0f} s")
+        t = time.time()
+        fens_tb, ytb = tablebase_data(
+            args.tb_positions, args.tablebases or args.work / "tablebases", args.seed
+        )
+        y_tb = np.array(ytb)
+        say(f"tablebases: {len(fens_tb)} positions of up to four men, {time.time() - t:.0f} s")
+        np.savez_compressed(
+            cache, fens_sp=np.array(fens_sp), y_sp=y_sp, g_sp=g_sp, fens_tb=np.array(fens_tb), y_tb=y_tb
+        )
+
+    names = list(_core.eval_feature_names())
+    w0 = np.array(_core.eval_weights(), dtype=np.float64)
+    x_sp, e_sp, q_sp = features([str(f) for f in fens_sp])
+    x_tb, _, q_tb = features([str(f) for f in fens_tb])
+    assert np.array_equal(x_sp.astype(np.int64) @ w0.astype(np.int64), e_sp), "eval != features . weights"
+    held_tb = np.random.default_rng(args.seed).random(len(y_tb)) < 0.1
+    held_sp = g_sp % 10 == 0
+    x = np.concatenate([x_sp, x_tb]).astype(np.float64)
+    y = np.concatenate([y_sp, y_tb])
+    quiet = np.concatenate([q_sp, q_tb])
+    held = np.concatenate([held_sp, held_tb])
+    source = np.concatenate([np.zeros(len(y_sp), bool), np.ones(len(y_tb), bool)])
+    train, test = quiet & ~held, quiet & held
+    say(
+        f"quiet positions: {int(train.sum())} to fit ({int((train & ~source).sum())} self-play, "
+        f"{int((train & source).sum())} tablebase), {int(test.sum())} held out "
+        f"({int((test & ~source).sum())} self-play, {int((test & source).sum())} tablebase)"
+    )
+    free = np.abs(x[train]).sum(axis=0) > 0
+    free[names.index("material.lion")] = False
+    say(f"features: {len(names)}, {int(free.sum())} seen in the data and fitted")
+    k = fit_k(x[train], y[train], w0)
+    before = loss(x[test], y[test], w0, k)
+    fit_before = loss(x[train], y[train], w0, k)
+    say(f"K = {k:.3f}; held-out loss with the current weights: {before:.5f} (fit set {fit_before:.5f})")
+    best: tuple[float, float, np.ndarray] | None = None
+    for l2 in (float(s) for s in args.l2.split(",")):
+        w = np.round(fit(x[train], y[train], w0, free, k, l2, args.steps))
+        held_loss = loss(x[test], y[test], w, k)
+        say(f"  l2 {l2:g}: held-out loss {held_loss:.5f} (fit set {loss(x[train], y[train], w, k):.5f})")
+        if best is None or held_loss < best[0]:
+            best = (held_loss, l2, w)
+    assert best is not None
+    after, l2, w = best
+    for part, mask in (("self-play", ~source), ("tablebase", source)):
+        old, new = loss(x[test & mask], y[test & mask], w0, k), loss(x[test & mask], y[test & mask], w, k)
+        say(f"  held-out {part}: {old:.5f} -> {new:.5f}")
+    elapsed = time.time() - started
+    say(f"held-out loss {before:.5f} -> {after:.5f} (l2 {l2:g}, weights rounded); {elapsed:.0f} s in all")
+    tuned = to_weights(w, names)
+    say(f"material: {tuned['material'][:7]} (was {[int(v) for v in w0[:7]]})")
+    say(f"mobility: {tuned['mobility']}, lion_attack {tuned['lion_attack']}")
+    say(f"lion_line {tuned['lion_line']}, tempo {tuned['tempo']}")
+    say(f"pawn_advance: {tuned['pawn_advance']}")
+    if not args.dry_run:
+        source_line = (
+            f"Fitted: {args.games} self-play games at {args.nodes} nodes a move (seed {args.seed}) and "
+            f"{args.tb_positions} tablebase positions; held-out loss {before:.5f} -> {after:.5f}."
+        )
+        WEIGHTS_RS.write_text(weights_file.render(tuned, source_line))
+        say(f"wrote {WEIGHTS_RS.relative_to(ROOT)}")
+    if args.report:
+        args.report.write_text("\n".join(lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""A match of two players (``congo match`` player strings) with a patient UCI client: on a shared,
+loaded machine a ``nice``-d engine can be starved for seconds, which ``congo match``'s 5 s protocol
+timeout counts as a loss by crash. Same games, openings and statistics as ``congo match``.
+
+    nice -n 19 python benches/tuning/versus.py engine:nodes=2000 \\
+        "uci[nodes=2000,Hash=16]:/tmp/baseline/congo-uci" --games 300 --seed 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from congo import match
+from congo.engine import SimpleEngine
+
+
+class PatientUciPlayer(match.UciPlayer):
+    def _started(self) -> SimpleEngine:
+        engine = super()._started()
+        engine.timeout = 120.0
+        return engine
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("first")
+    parser.add_argument("second")
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    match.UciPlayer = PatientUciPlayer  # type: ignore[misc]
+    players = [match.parse_player(spec) for spec in (args.first, args.second)]
+    start = time.time()
+
+    def progress(result: match.MatchResult, game: object) -> None:
+        if result.played % 50 == 0:
+            score = f"+{result.wins} ={result.draws} -{result.losses}"
+            print(f"  {result.played} games: {score}", file=sys.stderr)
+
+    result = match.run_match(players[0], players[1], games=args.games, seed=args.seed, on_game=progress)
+    print(result.summary())
+    print(f"time {time.time() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
