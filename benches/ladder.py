@@ -66,6 +66,7 @@ RUNGS: dict[str, str] = {
     "n1k": "engine:nodes=1000",
     "t0.01": "engine:time=0.01",
     "n10k": "engine:nodes=10000",
+    "n30k": "engine:nodes=30000",
     "n100k": "engine:nodes=100000",
     "t0.1": "engine:time=0.1",
     "t1": "engine:time=1",
@@ -110,6 +111,8 @@ PAIRINGS: list[Pairing] = [
     Pairing("n10k", "t0.01", 100),
     Pairing("n10k", "n1k", 100, concurrency=2),
     Pairing("n100k", "n10k", 40, concurrency=2),
+    Pairing("n30k", "n10k", 30, concurrency=2),
+    Pairing("n100k", "n30k", 30, concurrency=2),
     Pairing("t0.1", "n100k", 24),
     Pairing("t1", "t0.1", 10),
 ]
