@@ -278,7 +278,9 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.time() - started
     say(f"held-out loss {before:.5f} -> {after:.5f} (l2 {l2:g}, weights rounded); {elapsed:.0f} s in all")
     tuned = to_weights(w, names)
-    say(f"material: {tuned['material'][:7]} (was {[int(v) for v in w0[:7]]})")
+    material = tuned["material"]
+    shown = material[:7] if isinstance(material, list) else material
+    say(f"material: {shown} (was {[int(v) for v in w0[:7]]})")
     say(f"mobility: {tuned['mobility']}, lion_attack {tuned['lion_attack']}")
     say(f"lion_line {tuned['lion_line']}, tempo {tuned['tempo']}")
     say(f"pawn_advance: {tuned['pawn_advance']}")

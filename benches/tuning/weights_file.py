@@ -45,16 +45,23 @@ def render(weights: Mapping[str, Sequence[int] | int], source: str) -> str:
     out.append("/// Per square a piece can move to, by role (pawns and lions are not counted).\n")
     out.append(f"pub const MOBILITY: [i32; 8] = [{_row(weights['mobility'])}];\n\n")  # type: ignore[arg-type]
     out.append("/// Per unit of danger near the enemy lion (attack weight times squares, times attackers).\n")
-    out.append(f"pub const LION_ATTACK: i32 = {int(weights['lion_attack'])};\n\n")  # type: ignore[call-overload]
+    out.append(f"pub const LION_ATTACK: i32 = {_scalar(weights, 'lion_attack')};\n\n")
     out.append("/// Drowning: per piece the side to move loses to the river, by role.\n")
     out.append(f"pub const DROWN_MOVER: [i32; 8] = [{_row(weights['drown_mover'])}];\n\n")  # type: ignore[arg-type]
     out.append("/// Drowning: per piece the other side stands to lose to the river, by role.\n")
     out.append(f"pub const DROWN_OTHER: [i32; 8] = [{_row(weights['drown_other'])}];\n\n")  # type: ignore[arg-type]
     out.append("/// A lone piece between the lions (pinned), for its owner (subtracted).\n")
-    out.append(f"pub const LION_LINE: i32 = {int(weights['lion_line'])};\n\n")  # type: ignore[call-overload]
+    out.append(f"pub const LION_LINE: i32 = {_scalar(weights, 'lion_line')};\n\n")
     out.append("/// The side to move's bonus.\n")
-    out.append(f"pub const TEMPO: i32 = {int(weights['tempo'])};\n")  # type: ignore[call-overload]
+    out.append(f"pub const TEMPO: i32 = {_scalar(weights, 'tempo')};\n")
     return "".join(out)
+
+
+def _scalar(weights: Mapping[str, Sequence[int] | int], key: str) -> int:
+    value = weights[key]
+    if not isinstance(value, int):
+        raise TypeError(f"{key} must be one weight, got {value!r}")
+    return value
 
 
 def hand_set() -> dict[str, list[int] | int]:
