@@ -9,7 +9,6 @@ missing install step cannot hide.
 from __future__ import annotations
 
 import os
-import shutil
 import struct
 import zlib
 from collections.abc import Iterator
@@ -19,21 +18,9 @@ import pytest
 import congo
 import congo.svg
 from congo import BLACK, Board
+from tests.browser_support import CHROMIUM, missing_browser
 
-CHROMIUM = os.environ.get("CONGO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-
-
-def _missing() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright package is not installed (pip install -e '.[browser]')"
-    if not os.path.exists(CHROMIUM):
-        return f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
-    return None
-
-
-MISSING = _missing()
+MISSING = missing_browser()
 if MISSING is not None:
     if os.environ.get("CI"):
         pytest.fail(f"browser tests cannot run under CI: {MISSING}", pytrace=False)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
+import re
 import socket
 import subprocess
 import sys
@@ -58,21 +58,9 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from congo.engine import Limit  # noqa: E402
 from congo.serve.app import LOOPBACK_HOSTS, MAX_MESSAGE, Settings, create_app  # noqa: E402
 from congo.serve.watch import MatchWatch  # noqa: E402
+from tests.browser_support import CHROMIUM, missing_browser  # noqa: E402
 
-CHROMIUM = os.environ.get("CONGO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-
-
-def _missing_browser() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright package is not installed (pip install -e '.[browser]')"
-    if not os.path.exists(CHROMIUM):
-        return f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
-    return None
-
-
-MISSING_BROWSER = _missing_browser()
+MISSING_BROWSER = missing_browser()
 needs_browser = pytest.mark.skipif(
     MISSING_BROWSER is not None and not os.environ.get("CI"), reason=str(MISSING_BROWSER)
 )
@@ -604,7 +592,8 @@ def test_shortcuts_flip_and_best_move(page: Page, server: Server) -> None:
         arg=below["y"] if below else 0,
     )
     page.keyboard.press("f")
-    page.wait_for_function("() => +document.querySelector('#analysis').dataset.depth >= 2")
+    # The lion can be taken: the search says so at depth 1 and ends (a mate in one is final).
+    expect(page.locator("#analysis")).to_have_attribute("data-pv", re.compile(r"^b1d3f5d7"))
     page.keyboard.press(" ")
     expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1d3f5d7")
     expect(page.locator("[data-result]")).to_have_attribute("data-result", "1-0")
