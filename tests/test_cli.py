@@ -13,13 +13,14 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 import congo
-from congo import tablebase
+from congo import match, tablebase
 from congo._files import SameFileError, atomic_output, check_writable
 from congo.cli import COMMANDS, build_parser, main
 from congo.cli._progress import Progress
@@ -158,7 +159,6 @@ def test_an_error_without_a_message_still_says_what_happened(
 ) -> None:
     """Review: a MemoryError (`match --openings /dev/zero` under a memory limit) printed
     'congo match: error: ' and nothing else."""
-    from congo import match
 
     def exhausted(path: str) -> list[str]:
         raise MemoryError
@@ -365,7 +365,6 @@ def test_atomic_output_refuses_a_read_only_file(tmp_path: Path, monkeypatch: pyt
 def test_check_writable_does_not_open_a_fifo(tmp_path: Path) -> None:
     """Opening a FIFO to check it waited for a reader forever (and a reader took the check's close
     for the end of the output)."""
-    import threading
 
     fifo = tmp_path / "out"
     os.mkfifo(fifo)
@@ -385,7 +384,6 @@ def test_check_writable_does_not_open_a_fifo(tmp_path: Path) -> None:
 def test_match_save_keeps_the_old_file_when_the_match_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from congo import match
     from congo.engine import EngineError
 
     save = tmp_path / "games.pgn"
@@ -682,3 +680,41 @@ def test_generate_reports_the_longest_win_that_stats_reports(
     stats = tablebase.stats(tmp_path)
     longest = max(max(s.white_to_move.longest_win, s.black_to_move.longest_win) for s in stats)
     assert int(said.group(1)) == longest
+
+
+def test_cli_analyse(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--depth", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") >= 6
+    assert "bestmove" in out
+    assert main(["analyse", "--fen", "7/4l2/7/4c2/7/2p4/1M1L3 w 1", "--nodes", "1000", "--threads", "2"]) == 0
+    assert "bestmove b1d3f5d7 score #1" in capsys.readouterr().out
+    assert main(["analyse", "--fen", "7/7/7/7/7/7/3L3 b 1", "--depth", "2"]) == 0
+    assert "no move: the game is over (lion captured, 1-0)" in capsys.readouterr().out
+
+
+def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--fen", "nonsense", "--depth", "2"]) == 2
+    assert "error" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["analyse", "--depth", "0"])
+    with pytest.raises(SystemExit):
+        main(["analyse", "--time", "-1"])
+    assert main(["match", "engine:depth=1", "nobody", "--games", "2"]) == 2
+    assert "unknown player" in capsys.readouterr().err
+
+
+def test_cli_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["options"]) == 0
+    assert "null_move" in capsys.readouterr().out
+
+
+def test_module_entry_point() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "congo", "analyse", "--depth", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert "bestmove" in done.stdout
