@@ -215,3 +215,30 @@ def test_error_docs_count_every_error_class() -> None:
     assert errors_rs.startswith(
         f"//! The {['zero', 'one', 'two', 'three', 'four', 'five', 'six'][len(errors)]} "
     )
+
+
+def test_the_search_and_the_rules_agree_on_lion_captures() -> None:
+    # The search's threats and tactical moves come from rules/ (no second copy under search/, which
+    # a source grep used to check): on positions from random games, a one-ply search takes the lion
+    # exactly when the rules' legal moves include a lion capture, and plays a legal move otherwise.
+    import random
+
+    engine = congo.Engine(hash_mb=1)
+    rng = random.Random(22)
+    seen = 0
+    for _ in range(12):
+        board = Board()
+        while board.outcome() is None and board.ply() < 120:
+            winning = set()
+            for move in board.legal_moves:
+                board.push(move)
+                outcome = board.outcome()
+                if outcome is not None and outcome.termination is Termination.LION_CAPTURED:
+                    winning.add(move)
+                board.pop()
+            best = engine.search(board, congo.Limit(depth=1)).move
+            assert best in board.legal_moves, board.fen()
+            assert (best in winning) == bool(winning), board.fen()
+            seen += bool(winning)
+            board.push(rng.choice(list(board.legal_moves)))
+    assert seen > 0
