@@ -3,6 +3,8 @@ the end of the game, and bad input (right exception, clear message, board unchan
 
 from __future__ import annotations
 
+import collections
+import concurrent.futures
 import copy
 import pickle
 from typing import Any, Callable
@@ -10,6 +12,7 @@ from typing import Any, Callable
 import pytest
 
 import congo
+import congo.engine
 from congo import (
     BLACK,
     WHITE,
@@ -18,6 +21,7 @@ from congo import (
     InvalidFenError,
     InvalidMoveError,
     InvalidPositionError,
+    LegalMoveGenerator,
     Move,
     Outcome,
     Piece,
@@ -29,6 +33,8 @@ from congo import (
 MONKEY_FEN = "7/4l2/7/4c2/7/2p4/1M1L3 w 1"
 SHUFFLE = ["e1e2", "c7c6", "e2e1", "c6c7"]
 """Lions stepping back and forth in `2l4/7/7/7/7/7/4L2 w 1`: the same position every four plies."""
+ZEBRA_SHUFFLE = ["g1f3", "g7f5", "f3g1", "f5g7"]
+"""Zebras out and back from the start: the same position every four plies."""
 
 
 def snapshot(board: Board) -> tuple[str, list[Move]]:
@@ -419,3 +425,248 @@ def test_error_hierarchy() -> None:
     for error in [InvalidFenError, InvalidPositionError, InvalidMoveError, IllegalMoveError]:
         assert issubclass(error, ValueError)
     assert issubclass(congo.AmbiguousMoveError, IllegalMoveError)
+
+
+# =============================================================================== missing, wanted
+
+
+def test_generate_legal_moves_and_captures_with_masks() -> None:
+    board = Board(MONKEY_FEN)
+    monkey = list(board.generate_legal_moves(congo.BB_SQUARES[congo.B1]))
+    assert {m.uci() for m in monkey} == {"b1a1", "b1a2", "b1b2", "b1c1", "b1d3", "b1d3f5", "b1d3f5d7"}
+    onto_f5 = list(board.generate_legal_moves(to_mask=SquareSet([congo.F5])))
+    assert [m.uci() for m in onto_f5] == ["b1d3f5"]
+    captures = [m.uci() for m in board.generate_legal_captures()]
+    assert set(captures) == {"b1d3", "b1d3f5", "b1d3f5d7", "d1c2"}
+    assert [m.uci() for m in board.generate_legal_captures(to_mask=[congo.D7])] == ["b1d3f5d7"]
+    assert list(Board().generate_legal_captures()) == []
+    assert len(list(Board().generate_legal_moves())) == 24
+
+
+def test_find_move() -> None:
+    board = Board(MONKEY_FEN)
+    assert board.find_move(congo.B1, congo.B2) == Move.from_uci("b1b2")
+    assert board.find_move(congo.B1, congo.F5) == Move.from_uci("b1d3f5")
+    assert Board().find_move(congo.G1, congo.F3) == Move.from_uci("g1f3")
+    with pytest.raises(IllegalMoveError, match="no legal move from g1 to g7"):
+        Board().find_move(congo.G1, congo.G7)
+
+
+def test_attackers_and_attacks() -> None:
+    board = Board(MONKEY_FEN)
+    # The monkey on b1 attacks the lion on e6 through its chain; the black pawn on c2 attacks d1.
+    assert board.attackers(WHITE, congo.E6) == SquareSet([congo.B1])
+    assert board.is_attacked_by(WHITE, congo.E6)
+    assert board.attackers(BLACK, congo.D1) == SquareSet([congo.C2])
+    assert not board.is_attacked_by(BLACK, congo.A7)
+    assert board.attackers_mask(WHITE, congo.E4) == 1 << congo.B1
+    assert congo.E6 in board.attacks(congo.B1)
+    assert congo.C2 in board.attacks(congo.B1)
+    assert board.attacks(congo.C2) == SquareSet([congo.B1, congo.C1, congo.D1])
+    assert board.attacks(congo.A7) == SquareSet()
+    # Steps that never capture do not attack.
+    start = Board()
+    assert congo.B2 not in start.attacks(congo.A1)  # the giraffe's step
+    assert start.attacks(congo.A1) == SquareSet([congo.A3, congo.C3, congo.C1])
+
+
+def test_empty_clear_and_clear_board() -> None:
+    # python-chess's empty board has no pieces; a Congo position needs a lion, so both stay.
+    empty = Board.empty()
+    assert empty.fen() == "3l3/7/7/7/7/7/3L3 w 1"
+    board = Board()
+    board.push_uci("g1f3")
+    board.clear_board()
+    assert board.fen() == "3l3/7/7/7/7/7/3L3 b 1"
+    assert board.move_stack == []
+    board.clear()
+    assert board.fen() == "3l3/7/7/7/7/7/3L3 w 1"
+
+    class Mine(Board):
+        pass
+
+    assert type(Mine.empty()) is Mine
+
+
+def test_transform_and_flip_horizontal() -> None:
+    board = Board(MONKEY_FEN)
+    flipped = board.transform(congo.flip_horizontal)
+    assert flipped.fen() == "7/2l4/7/2c4/7/4p2/3L1M1 w 1"
+    assert flipped.transform(congo.flip_horizontal) == board
+    assert congo.flip_vertical(congo.BB_RANKS[0]) == congo.BB_RANKS[6]
+    assert congo.flip_diagonal(1 << congo.B1) == 1 << congo.A2
+    assert congo.flip_anti_diagonal(1 << congo.A1) == 1 << congo.G7
+    with pytest.raises(congo.InvalidPositionError, match="outside its castle"):
+        Board().transform(congo.flip_vertical)
+    board.apply_transform(congo.flip_horizontal)
+    assert board == flipped
+
+
+def test_transposition_key_ignores_the_move_number() -> None:
+    a = Board("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1")
+    b = Board("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 9")
+    c = Board("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ b 1")
+    assert a.transposition_key() == b.transposition_key() != c.transposition_key()
+    counts: collections.Counter[bytes] = collections.Counter()
+    board = Board()
+    for uci in ZEBRA_SHUFFLE * 2:
+        counts[board.transposition_key()] += 1
+        board.push_uci(uci)
+    counts[board.transposition_key()] += 1
+    assert counts[Board().transposition_key()] == 3
+    assert {a.transposition_key(): "x"}[b.transposition_key()] == "x"
+
+
+def test_square_set_methods() -> None:
+    s = SquareSet([congo.A1, congo.D4])
+    assert s.union([congo.B1]) == SquareSet([congo.A1, congo.B1, congo.D4])
+    assert s.issubset([congo.A1, congo.D4, congo.G7])
+    assert not s.issubset([congo.A1])
+    assert s.issuperset([congo.D4])
+    assert not s.issuperset([congo.E5])
+    assert s <= [congo.A1, congo.D4]
+    assert s >= {congo.A1}
+    t = s.copy()
+    t.update([congo.B2], SquareSet([congo.C3]))
+    assert t == {congo.A1, congo.B2, congo.C3, congo.D4}
+    assert s == [congo.D4, congo.A1]
+    assert s == {congo.A1, congo.D4}
+    assert s == s.mask
+    assert s != "a1"
+    assert SquareSet.ray(congo.A1, congo.C3) == SquareSet([0, 8, 16, 24, 32, 40, 48])
+    assert SquareSet.ray(congo.A1, congo.B3) == SquareSet()
+    assert SquareSet.ray(congo.D1, congo.D3) == congo.BB_FILES[3]
+    assert SquareSet.between(congo.A1, congo.D4) == SquareSet([congo.B2, congo.C3])
+    assert SquareSet.between(congo.A1, congo.B2) == SquareSet()
+    assert SquareSet.from_square(congo.G7) == SquareSet([congo.G7])
+    assert sorted(SquareSet([congo.A1, congo.B1]).carry_rippler()) == [0, 1, 2, 3]
+    assert s.intersection([congo.A1]) == [congo.A1]
+    assert s.difference([congo.A1]) == [congo.D4]
+    # Reprs have one width whatever the mask.
+    widths = {len(repr(SquareSet(mask))) for mask in (0, 1, 1 << 48, congo.BB_ALL)}
+    assert widths == {len("SquareSet(0x0_0000_0000_0000)")}
+
+
+def test_occupied_co_indexed_by_colour() -> None:
+    board = Board()
+    assert board.occupied_co[WHITE] == SquareSet(congo.BB_RANKS[0] | congo.BB_RANKS[1])
+    assert board.occupied_co[BLACK] == board.occupied_co(BLACK)
+    assert int(board.occupied_co[BLACK]) == congo.BB_RANKS[5] | congo.BB_RANKS[6]
+
+
+def test_unicode_takes_python_chess_keywords() -> None:
+    board = Board(MONKEY_FEN)
+    text = board.unicode(invert_color=True, borders=True, empty_square=".", orientation=BLACK)
+    lines = text.splitlines()
+    assert lines[0].startswith("1 ")
+    assert lines[-1] == "  g f e d c b a"
+    assert "♚" in lines[0]
+    assert "♔" in lines[5]
+    assert "." in text
+    assert board.unicode(empty_square="x").count("x") > 20
+
+
+# =============================================================================== wrong before
+
+
+def test_is_legal_raises_type_error_for_a_non_move() -> None:
+    with pytest.raises(TypeError, match=r"expected a congo\.Move, got str"):
+        Board().is_legal("g1f3")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Board().is_legal(None)  # type: ignore[arg-type]
+
+
+def _tally(seed: int) -> congo.PlayoutStats:
+    return congo.random_playouts(congo.STARTING_FEN, 20, seed=seed)
+
+
+def test_playout_stats_pickle_hash_and_add() -> None:
+    a, b = _tally(1), _tally(2)
+    assert pickle.loads(pickle.dumps(a)) == a
+    assert len({a, pickle.loads(pickle.dumps(a))}) == 1
+    total = a + b
+    assert total.games == 40
+    assert total.plies == a.plies + b.plies
+    assert sum([a, b]) == total
+    with concurrent.futures.ProcessPoolExecutor(2) as pool:
+        assert sum(pool.map(_tally, [1, 2])) == total
+    with pytest.raises(ValueError, match="must equal games"):
+        congo.PlayoutStats(games=2, white_wins=1)
+
+
+def test_setting_turn_or_move_number_keeps_the_move_stack() -> None:
+    board = Board()
+    board.push_uci("g1f3")
+    board.turn = board.turn
+    board.fullmove_number = board.fullmove_number
+    assert board.move_stack == [Move.from_uci("g1f3")]
+    board.turn = WHITE
+    board.fullmove_number = 5
+    assert board.fen().endswith(" w 5")
+    assert len(board.move_stack) == 1
+    assert board.pop() == Move.from_uci("g1f3")
+    assert board.fen() == congo.STARTING_FEN
+
+
+def test_documented_errors_for_move_numbers_and_ply_limits() -> None:
+    board = Board()
+    with pytest.raises(ValueError, match="fullmove_number must be from 0 to 4294967295"):
+        board.fullmove_number = 2**70
+    with pytest.raises(TypeError, match="max_plies must be an int"):
+        board.outcome(max_plies="3")  # type: ignore[arg-type]
+
+
+def test_legal_move_generator_of_a_position() -> None:
+    position = Board(MONKEY_FEN).position
+    view = LegalMoveGenerator(position)
+    assert len(view) == 12
+    assert Move.from_uci("b1d3f5d7") in view
+    assert bool(view)
+    with pytest.raises(TypeError, match="LegalMoveGenerator takes"):
+        LegalMoveGenerator(42)
+
+
+def test_is_repetition_needs_a_positive_count() -> None:
+    board = Board()
+    assert board.is_repetition(1)
+    assert not board.is_repetition(2)
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="count must be at least 1"):
+            board.is_repetition(bad)
+
+
+def test_colours_as_ints() -> None:
+    board = Board()
+    assert board.pieces(congo.PAWN, 1) == board.pieces(congo.PAWN, WHITE)  # type: ignore[arg-type]
+    assert board.pieces(congo.LION, 0) == SquareSet([congo.D7])  # type: ignore[arg-type]
+    for bad in (2, -1, "white", None):
+        with pytest.raises(TypeError, match="a colour is WHITE"):
+            board.pieces(congo.PAWN, bad)  # type: ignore[arg-type]
+
+
+class _Subclass(Board):
+    pass
+
+
+def test_root_and_mirror_keep_a_subclass() -> None:
+    board = _Subclass()
+    board.push_uci("g1f3")
+    assert type(board.root()) is _Subclass
+    assert board.root() == Board()
+    assert type(board.mirror()) is _Subclass
+
+
+def test_position_piece_at_returns_a_piece() -> None:
+    position = Position()
+    assert position.piece_at(congo.D1) == Piece.from_symbol("L") == Board().piece_at(congo.D1)
+    assert position.piece_map()[congo.A7] == Piece.from_symbol("g")
+
+
+def test_search_and_analysis_both_take_no_limit() -> None:
+    engine = congo.Engine(hash_mb=1)
+    board = Board()
+    import threading
+
+    threading.Timer(0.3, engine.stop).start()
+    result = engine.search(board)  # until stop(), like analysis()
+    assert result.move is not None

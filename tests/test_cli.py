@@ -13,13 +13,14 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 import congo
-from congo import tablebase
+from congo import match, tablebase
 from congo._files import SameFileError, atomic_output, check_writable
 from congo.cli import COMMANDS, build_parser, main
 from congo.cli._progress import Progress
@@ -27,6 +28,8 @@ from congo.cli._progress import Progress
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(congo.__file__).resolve().parent
 CONGO = [sys.executable, "-m", "congo"]
+#: The FEN of issue 13: about 6.3e9 monkey chains, 30 Black pieces.
+MONKEY_BOMB = "3l3/eeeeeee/1e1e1e1/eeeeeee/1e1e1e1/eeeeeee/Me1L1e1 w 1"
 GAMES = '[Event "one"]\n[White "a"]\n[Black "b"]\n\n1. Zf3 Zf5 *\n\n[Event "two"]\n\n1. Zf3 *\n'
 
 
@@ -158,7 +161,6 @@ def test_an_error_without_a_message_still_says_what_happened(
 ) -> None:
     """Review: a MemoryError (`match --openings /dev/zero` under a memory limit) printed
     'congo match: error: ' and nothing else."""
-    from congo import match
 
     def exhausted(path: str) -> list[str]:
         raise MemoryError
@@ -365,7 +367,6 @@ def test_atomic_output_refuses_a_read_only_file(tmp_path: Path, monkeypatch: pyt
 def test_check_writable_does_not_open_a_fifo(tmp_path: Path) -> None:
     """Opening a FIFO to check it waited for a reader forever (and a reader took the check's close
     for the end of the output)."""
-    import threading
 
     fifo = tmp_path / "out"
     os.mkfifo(fifo)
@@ -385,7 +386,6 @@ def test_check_writable_does_not_open_a_fifo(tmp_path: Path) -> None:
 def test_match_save_keeps_the_old_file_when_the_match_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from congo import match
     from congo.engine import EngineError
 
     save = tmp_path / "games.pgn"
@@ -682,3 +682,156 @@ def test_generate_reports_the_longest_win_that_stats_reports(
     stats = tablebase.stats(tmp_path)
     longest = max(max(s.white_to_move.longest_win, s.black_to_move.longest_win) for s in stats)
     assert int(said.group(1)) == longest
+
+
+def test_cli_analyse(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--depth", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") >= 6
+    assert "bestmove" in out
+    assert main(["analyse", "--fen", "7/4l2/7/4c2/7/2p4/1M1L3 w 1", "--nodes", "1000", "--threads", "2"]) == 0
+    assert "bestmove b1d3f5d7 score #1" in capsys.readouterr().out
+    assert main(["analyse", "--fen", "7/7/7/7/7/7/3L3 b 1", "--depth", "2"]) == 0
+    assert "no move: the game is over (lion captured, 1-0)" in capsys.readouterr().out
+
+
+def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--fen", "nonsense", "--depth", "2"]) == 2
+    assert "error" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["analyse", "--depth", "0"])
+    with pytest.raises(SystemExit):
+        main(["analyse", "--time", "-1"])
+    assert main(["match", "engine:depth=1", "nobody", "--games", "2"]) == 2
+    assert "unknown player" in capsys.readouterr().err
+
+
+def test_cli_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["options"]) == 0
+    assert "null_move" in capsys.readouterr().out
+
+
+def test_module_entry_point() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "congo", "analyse", "--depth", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert "bestmove" in done.stdout
+
+
+#: Runs the command line's main() after saying, on stderr, that the imports are done (a Ctrl-C
+#: during Python's own start-up is not the command's to answer).
+READY = "import sys, congo.__main__ as cli; print('ready', file=sys.stderr, flush=True); sys.exit(cli.main())"
+
+
+def _congo(
+    *args: str, interrupt_after: float | None = None, once_printed: str | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """Runs the CLI; with ``interrupt_after``, sends it SIGINT that many seconds after it is ready
+    (and, with ``once_printed``, after it has printed a line starting so: on a loaded machine a fixed
+    delay alone may end before the first result)."""
+    command = [sys.executable, "-m", "congo", *args]
+    if interrupt_after is None:
+        return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    command = [sys.executable, "-c", READY, *args]
+    environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment
+    ) as process:
+        assert process.stderr is not None
+        assert process.stdout is not None
+        assert process.stderr.readline() == "ready\n"
+        seen = ""
+        if once_printed is not None:
+            while not (line := process.stdout.readline()).lstrip().startswith(once_printed):
+                assert line, f"the command ended before printing {once_printed!r}: {seen}"
+                seen += line
+            seen += line
+        time.sleep(interrupt_after)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=timeout)
+        return subprocess.CompletedProcess(command, process.returncode, seen + out, err)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["perft", "99999999999999999999999"], "depth must be from 0 to 255"),
+        (["perft", "4294967296"], "depth must be from 0 to 255"),
+        (["analyse", "--hash", "1048576"], "hash_mb 1048576 is more than half of this machine's memory"),
+        (["analyse", "--hash", "99999999999999999999999"], "hash_mb must be from 1 to"),
+        (["analyse", "--threads", "100000"], "threads must be from 1 to 256"),
+        (["analyse", "--depth", "500"], "depth must be from 1 to"),
+        (["perft", "--fen", MONKEY_BOMB, "2"], "black has 30 pieces"),
+    ],
+)
+def test_command_line_user_errors_are_one_line(args: list[str], message: str) -> None:
+    # Issue 13: tracebacks for user errors, and an attempt at a 1 TiB table.
+    done = _congo(*args)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stdout == ""  # checked before any work
+
+
+def test_command_line_ctrl_c() -> None:
+    # Issue 13: `congo analyse` ended in an IndexError traceback on Ctrl-C; `congo perft` ignored it.
+    analysed = _congo("analyse", "--depth", "99", once_printed="1 ", interrupt_after=0.5)
+    assert analysed.returncode == 130, analysed.stderr
+    assert "Traceback" not in analysed.stderr
+    last = analysed.stdout.strip().splitlines()[-1]
+    assert last.startswith("bestmove ")
+    assert "(interrupted)" in last
+    assert " pv " in last
+    for args in (["perft", "9"], ["perft", "--divide", "9"]):
+        counted = _congo(*args, interrupt_after=1.0)
+        assert counted.returncode == 130
+        assert counted.stderr.strip().splitlines() == ["congo perft: interrupted"]
+
+
+def test_command_line_survives_a_closed_pipe() -> None:
+    # Issue 13/14: `congo perft --divide 2 | head -5` ended in a BrokenPipeError traceback.
+    with subprocess.Popen(
+        [sys.executable, "-m", "congo", "perft", "--divide", "3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        bufsize=0,
+    ) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        process.stdout.read(10)
+        process.stdout.close()  # the reader goes away, as `head` does
+        err = process.stderr.read().decode()
+        process.wait(timeout=60)
+    assert "Traceback" not in err
+    assert "BrokenPipe" not in err
+    assert process.returncode in (0, 141)
+
+
+def test_cli_perft(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "nodes 14332" in out
+    assert "nps" in out
+
+
+def test_cli_perft_divide_and_fen(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "--divide", "--fen", "7/4l2/7/4c2/7/2p4/1M1L3 w 1", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "b1d3f5d7: 1" in out
+
+
+def test_cli_reports_bad_input_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["perft", "--fen", "7/7/7/7/7/7/7 w 1", "1"]) == 2
+    assert "neither lion" in capsys.readouterr().err
+
+
+def test_cli_runs_as_a_module() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "congo", "perft", "2"], capture_output=True, text=True, check=True
+    )
+    assert "nodes 576" in result.stdout

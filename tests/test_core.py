@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 import congo
-from congo.__main__ import main
 from tests.gil import assert_releases_the_gil
 
 START = congo.STARTING_FEN
@@ -109,28 +105,3 @@ def test_moves_after_a_captured_lion_are_illegal() -> None:
     assert board.outcome() == congo.Outcome(congo.Termination.LION_CAPTURED, congo.WHITE)
     with pytest.raises(congo.IllegalMoveError, match="game is over"):
         board.push_uci("d7d6")
-
-
-def test_cli_perft(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["perft", "3"]) == 0
-    out = capsys.readouterr().out
-    assert "nodes 14332" in out
-    assert "nps" in out
-
-
-def test_cli_perft_divide_and_fen(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["perft", "--divide", "--fen", "7/4l2/7/4c2/7/2p4/1M1L3 w 1", "1"]) == 0
-    out = capsys.readouterr().out
-    assert "b1d3f5d7: 1" in out
-
-
-def test_cli_reports_bad_input_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["perft", "--fen", "7/7/7/7/7/7/7 w 1", "1"]) == 2
-    assert "neither lion" in capsys.readouterr().err
-
-
-def test_cli_runs_as_a_module() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "congo", "perft", "2"], capture_output=True, text=True, check=True
-    )
-    assert "nodes 576" in result.stdout

@@ -25,6 +25,8 @@ from typing import Callable
 
 import pytest
 
+import congo
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
@@ -185,7 +187,16 @@ def test_api_tutorial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 # --- The API reference (mkdocs.yml, docs/reference/) covers every public name ----------------------
 
-PACKAGE = ROOT / "python" / "congo"
+
+def _installed_package() -> Path:
+    """The imported package's directory: the source tree, or an installed wheel's copy."""
+    spec = importlib.util.find_spec("congo")
+    assert spec is not None
+    assert spec.origin is not None
+    return Path(spec.origin).resolve().parent
+
+
+PACKAGE = _installed_package()
 REFERENCE = DOCS / "reference"
 SITE_INVENTORY = ROOT / "build" / "site" / "objects.inv"  # written by `mkdocs build` (.ci/run docs)
 DIRECTIVE = re.compile(r"^::: ([\w.]+)[ \t]*\n((?:[ \t]+.*\n?)*)", re.M)
@@ -332,3 +343,19 @@ def test_the_reference_shows_the_docstrings_written_in_rust() -> None:
         opening = re.split(r"[,:;.`]", documented.__doc__ or "")[0]  # plain words, as rendered
         assert opening, documented
         assert opening in text, documented
+
+
+def test_error_docs_count_every_error_class() -> None:
+    errors = [
+        name
+        for name in congo.__all__
+        if isinstance(getattr(congo, name), type) and issubclass(getattr(congo, name), ValueError)
+    ]
+    api = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    table = api[api.index("### Errors") :]
+    for name in errors:
+        assert f"`{name}`" in table, name
+    errors_rs = (ROOT / "rust" / "congo-py" / "src" / "errors.rs").read_text(encoding="utf-8")
+    assert errors_rs.startswith(
+        f"//! The {['zero', 'one', 'two', 'three', 'four', 'five', 'six'][len(errors)]} "
+    )

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
 import threading
 import time
 
 import pytest
 
 import congo
-from congo import match
-from congo.__main__ import main
 from tests.gil import assert_releases_the_gil
 
 # (FEN, own moves to the win), each confirmed by brute force in rust/congo-core/tests/search.rs.
@@ -334,100 +330,7 @@ def test_analysis_iterates_and_stops_when_left() -> None:
     assert engine.search(congo.Board(), congo.Limit(depth=1)).move is not None
 
 
-# -- matches and the command line ---------------------------------------------------------------------
-
-
-def test_elo() -> None:
-    assert match.elo(5, 0, 5)[0] == 0
-    difference, error = match.elo(75, 0, 25)
-    assert 180 < difference < 200
-    assert 0 < error < 100
-    assert match.elo(10, 0, 0)[0] == math.inf
-
-
-def test_openings_are_distinct_and_reproducible() -> None:
-    openings = match.make_openings(20, 4, seed=3)
-    assert openings == match.make_openings(20, 4, seed=3)
-    assert len({tuple(line) for line in openings}) == 20
-
-
-def test_parse_player() -> None:
-    assert match.parse_player("random")[0] == "random"
-    assert match.parse_player("alphabeta:depth=1")[0] == "alphabeta:depth=1"
-    _name, factory = match.parse_player("engine:nodes=500,null_move=0")
-    player = factory(1)
-    assert isinstance(player, match.EnginePlayer)
-    assert player.limit == congo.Limit(nodes=500)
-    for bad in [
-        "nobody",
-        "random:x=1",
-        "engine:depth=zero",
-        "engine:nope=1",
-        "engine:time=-1",
-        "engine:depth",
-    ]:
-        with pytest.raises(ValueError, match=r"\S"):
-            match.parse_player(bad)
-
-
-def test_a_short_match() -> None:
-    result = match.run_match(
-        match.parse_player("engine:depth=2"), match.parse_player("random"), games=4, concurrency=2
-    )
-    assert result.played == 4
-    assert result.wins >= 3
-    record = result.games[0].record()
-    assert '[White "' in record
-    assert "[Result" in record
-
-
-def test_cli_analyse(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["analyse", "--depth", "4"]) == 0
-    out = capsys.readouterr().out
-    assert out.count("\n") >= 6
-    assert "bestmove" in out
-    assert main(["analyse", "--fen", "7/4l2/7/4c2/7/2p4/1M1L3 w 1", "--nodes", "1000", "--threads", "2"]) == 0
-    assert "bestmove b1d3f5d7 score #1" in capsys.readouterr().out
-    assert main(["analyse", "--fen", "7/7/7/7/7/7/3L3 b 1", "--depth", "2"]) == 0
-    assert "no move: the game is over (lion captured, 1-0)" in capsys.readouterr().out
-
-
-def test_cli_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["analyse", "--fen", "nonsense", "--depth", "2"]) == 2
-    assert "error" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        main(["analyse", "--depth", "0"])
-    with pytest.raises(SystemExit):
-        main(["analyse", "--time", "-1"])
-    assert main(["match", "engine:depth=1", "nobody", "--games", "2"]) == 2
-    assert "unknown player" in capsys.readouterr().err
-
-
-def test_cli_match(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
-    import pathlib
-
-    save = pathlib.Path(str(tmp_path)) / "games.pgn"
-    assert main(["match", "engine:depth=1", "random", "--games", "2", "--save", str(save)]) == 0
-    out = capsys.readouterr().out
-    assert "engine:depth=1 vs random" in out
-    assert "Elo" in out
-    assert save.read_text().count("[Event ") == 2
-
-
-def test_cli_options(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["options"]) == 0
-    assert "null_move" in capsys.readouterr().out
-
-
-def test_module_entry_point() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "congo", "analyse", "--depth", "2"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0
-    assert "bestmove" in done.stdout
+# -- documentation ---------------------------------------------------------------------------------------
 
 
 def test_docstring_examples() -> None:
@@ -438,16 +341,6 @@ def test_docstring_examples() -> None:
     failures, tried = doctest.testmod(engine, optionflags=doctest.ELLIPSIS)
     assert tried > 0
     assert failures == 0
-
-
-@pytest.mark.slow
-def test_beats_a_depth_two_material_player() -> None:
-    """A short version of the strength benchmark (docs/engine.md): 20 games at 20,000 nodes per move
-    (a node limit, not a time: the same games on a loaded machine; measured +20 =0 -0)."""
-    result = match.run_match(
-        match.parse_player("engine:nodes=20000"), match.parse_player("alphabeta:depth=2"), games=20, seed=7
-    )
-    assert result.score >= 0.9, result.summary()
 
 
 def test_engine_page_examples() -> None:

@@ -7,12 +7,9 @@ Every test here failed before the fix it guards.
 from __future__ import annotations
 
 import io
-import os
 import pickle
 import random
 import signal
-import subprocess
-import sys
 import threading
 import time
 from typing import Callable
@@ -342,96 +339,3 @@ def test_a_callback_that_raises_stops_divide() -> None:
     with pytest.raises(RuntimeError, match="enough"):
         congo.divide(FULL, 3, callback=stop_at_third)
     assert len(calls) == 3
-
-
-# =============================================================================== the command line
-
-
-#: Runs the command line's main() after saying, on stderr, that the imports are done (a Ctrl-C
-#: during Python's own start-up is not the command's to answer).
-READY = "import sys, congo.__main__ as cli; print('ready', file=sys.stderr, flush=True); sys.exit(cli.main())"
-
-
-def _congo(
-    *args: str, interrupt_after: float | None = None, once_printed: str | None = None, timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    """Runs the CLI; with ``interrupt_after``, sends it SIGINT that many seconds after it is ready
-    (and, with ``once_printed``, after it has printed a line starting so: on a loaded machine a fixed
-    delay alone may end before the first result)."""
-    command = [sys.executable, "-m", "congo", *args]
-    if interrupt_after is None:
-        return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
-    command = [sys.executable, "-c", READY, *args]
-    environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    with subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment
-    ) as process:
-        assert process.stderr is not None
-        assert process.stdout is not None
-        assert process.stderr.readline() == "ready\n"
-        seen = ""
-        if once_printed is not None:
-            while not (line := process.stdout.readline()).lstrip().startswith(once_printed):
-                assert line, f"the command ended before printing {once_printed!r}: {seen}"
-                seen += line
-            seen += line
-        time.sleep(interrupt_after)
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=timeout)
-        return subprocess.CompletedProcess(command, process.returncode, seen + out, err)
-
-
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["perft", "99999999999999999999999"], "depth must be from 0 to 255"),
-        (["perft", "4294967296"], "depth must be from 0 to 255"),
-        (["analyse", "--hash", "1048576"], "hash_mb 1048576 is more than half of this machine's memory"),
-        (["analyse", "--hash", "99999999999999999999999"], "hash_mb must be from 1 to"),
-        (["analyse", "--threads", "100000"], "threads must be from 1 to 256"),
-        (["analyse", "--depth", "500"], "depth must be from 1 to"),
-        (["perft", "--fen", MONKEY_BOMB, "2"], "black has 30 pieces"),
-    ],
-)
-def test_command_line_user_errors_are_one_line(args: list[str], message: str) -> None:
-    # Issue 13: tracebacks for user errors, and an attempt at a 1 TiB table.
-    done = _congo(*args)
-    assert done.returncode == 2, done.stderr
-    assert message in done.stderr
-    assert "Traceback" not in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
-    assert done.stdout == ""  # checked before any work
-
-
-def test_command_line_ctrl_c() -> None:
-    # Issue 13: `congo analyse` ended in an IndexError traceback on Ctrl-C; `congo perft` ignored it.
-    analysed = _congo("analyse", "--depth", "99", once_printed="1 ", interrupt_after=0.5)
-    assert analysed.returncode == 130, analysed.stderr
-    assert "Traceback" not in analysed.stderr
-    last = analysed.stdout.strip().splitlines()[-1]
-    assert last.startswith("bestmove ")
-    assert "(interrupted)" in last
-    assert " pv " in last
-    for args in (["perft", "9"], ["perft", "--divide", "9"]):
-        counted = _congo(*args, interrupt_after=1.0)
-        assert counted.returncode == 130
-        assert counted.stderr.strip().splitlines() == ["congo perft: interrupted"]
-
-
-def test_command_line_survives_a_closed_pipe() -> None:
-    # Issue 13/14: `congo perft --divide 2 | head -5` ended in a BrokenPipeError traceback.
-    with subprocess.Popen(
-        [sys.executable, "-m", "congo", "perft", "--divide", "3"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        bufsize=0,
-    ) as process:
-        assert process.stdout is not None
-        assert process.stderr is not None
-        process.stdout.read(10)
-        process.stdout.close()  # the reader goes away, as `head` does
-        err = process.stderr.read().decode()
-        process.wait(timeout=60)
-    assert "Traceback" not in err
-    assert "BrokenPipe" not in err
-    assert process.returncode in (0, 141)

@@ -3,6 +3,7 @@ SPRT stopping a match, the summary's text, and the bound on the plain alpha-beta
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -211,3 +212,68 @@ def test_openings_with_windows_line_ends_and_a_bad_line(tmp_path: Path) -> None:
     suite.write_bytes(b"\xff\xfe binary")
     with pytest.raises(ValueError, match="cannot read the openings"):
         match.read_openings(str(suite))
+
+
+def test_elo() -> None:
+    assert match.elo(5, 0, 5)[0] == 0
+    difference, error = match.elo(75, 0, 25)
+    assert 180 < difference < 200
+    assert 0 < error < 100
+    assert match.elo(10, 0, 0)[0] == math.inf
+
+
+def test_openings_are_distinct_and_reproducible() -> None:
+    openings = match.make_openings(20, 4, seed=3)
+    assert openings == match.make_openings(20, 4, seed=3)
+    assert len({tuple(line) for line in openings}) == 20
+
+
+def test_parse_player() -> None:
+    assert match.parse_player("random")[0] == "random"
+    assert match.parse_player("alphabeta:depth=1")[0] == "alphabeta:depth=1"
+    _name, factory = match.parse_player("engine:nodes=500,null_move=0")
+    player = factory(1)
+    assert isinstance(player, match.EnginePlayer)
+    assert player.limit == congo.Limit(nodes=500)
+    for bad in [
+        "nobody",
+        "random:x=1",
+        "engine:depth=zero",
+        "engine:nope=1",
+        "engine:time=-1",
+        "engine:depth",
+    ]:
+        with pytest.raises(ValueError, match=r"\S"):
+            match.parse_player(bad)
+
+
+def test_a_short_match() -> None:
+    result = match.run_match(
+        match.parse_player("engine:depth=2"), match.parse_player("random"), games=4, concurrency=2
+    )
+    assert result.played == 4
+    assert result.wins >= 3
+    record = result.games[0].record()
+    assert '[White "' in record
+    assert "[Result" in record
+
+
+def test_cli_match(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    import pathlib
+
+    save = pathlib.Path(str(tmp_path)) / "games.pgn"
+    assert main(["match", "engine:depth=1", "random", "--games", "2", "--save", str(save)]) == 0
+    out = capsys.readouterr().out
+    assert "engine:depth=1 vs random" in out
+    assert "Elo" in out
+    assert save.read_text().count("[Event ") == 2
+
+
+@pytest.mark.slow
+def test_beats_a_depth_two_material_player() -> None:
+    """A short version of the strength benchmark (docs/engine.md): 20 games at 20,000 nodes per move
+    (a node limit, not a time: the same games on a loaded machine; measured +20 =0 -0)."""
+    result = match.run_match(
+        match.parse_player("engine:nodes=20000"), match.parse_player("alphabeta:depth=2"), games=20, seed=7
+    )
+    assert result.score >= 0.9, result.summary()
