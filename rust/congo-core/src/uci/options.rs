@@ -136,7 +136,11 @@ mod tests {
             assert!(options.iter().any(|o| o.name == param.name), "{}", param.name);
         }
         assert_eq!(find("null_move").unwrap().kind, OptionKind::Check { default: true });
-        assert!(matches!(find("pawn").unwrap().kind, OptionKind::Spin { default: 100, .. }));
+        // The pawn's value is announced as the evaluation's default (the tuned weight).
+        let pawn = crate::search::EvalParams::default().material[crate::Role::Pawn.index()];
+        assert!(
+            matches!(find("pawn").unwrap().kind, OptionKind::Spin { default, .. } if default == i64::from(pawn))
+        );
         assert_eq!(find("move overhead").unwrap().name, MOVE_OVERHEAD);
         assert!(find("nonsense").is_none());
     }
