@@ -42,7 +42,7 @@ __all__ = ["GAME_NAME", "CongoGame", "CongoState", "EngineBot"]
 
 GAME_NAME = "python_congo"
 
-_DEFAULT_MAX_PLIES = 300
+_DEFAULT_MAX_PLIES = _core.DEFAULT_MAX_PLIES
 # A move is at most a 33-jump chain and STOP.
 _MAX_ACTIONS_PER_MOVE = 34
 
