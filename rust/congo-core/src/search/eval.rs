@@ -97,7 +97,7 @@ struct Activity {
     danger: i32,
 }
 
-/// A ready-to-use evaluation: the weights of [`weights`] scaled by the parameters, with material
+/// A ready-to-use evaluation: the weights of `search/weights.rs` scaled by the parameters, with material
 /// and piece-square values folded into one table.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
