@@ -187,6 +187,8 @@ def to_weights(w: np.ndarray, names: list[str]) -> dict[str, list[int] | int]:
         "drown_mover": group("drown_mover", list(roles)),
         "drown_other": group("drown_other", list(roles)),
         "lion_line": int(w[index["lion_line"]]),
+        "threat": group("threat", list(roles)),
+        "threat_lower": group("threat_lower", list(roles)),
         "tempo": int(w[index["tempo"]]),
     }
 

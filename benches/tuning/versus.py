@@ -29,17 +29,28 @@ def main() -> int:
     parser.add_argument("second")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--concurrency", type=int, default=1, help="games at once (one core each)")
+    parser.add_argument("--openings", help="FEN file (default: the bundled balanced suite)")
     args = parser.parse_args()
     match.UciPlayer = PatientUciPlayer  # type: ignore[misc]
     players = [match.parse_player(spec) for spec in (args.first, args.second)]
     start = time.time()
 
     def progress(result: match.MatchResult, game: object) -> None:
-        if result.played % 50 == 0:
+        if result.played % 20 == 0:
             score = f"+{result.wins} ={result.draws} -{result.losses}"
             print(f"  {result.played} games: {score}", file=sys.stderr)
 
-    result = match.run_match(players[0], players[1], games=args.games, seed=args.seed, on_game=progress)
+    openings = match.read_openings(args.openings) if args.openings else None
+    result = match.run_match(
+        players[0],
+        players[1],
+        games=args.games,
+        seed=args.seed,
+        openings=openings,
+        concurrency=args.concurrency,
+        on_game=progress,
+    )
     print(result.summary())
     print(f"time {time.time() - start:.1f} s")
     return 0

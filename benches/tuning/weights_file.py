@@ -28,7 +28,7 @@ def _row(values: Sequence[int]) -> str:
 
 def render(weights: Mapping[str, Sequence[int] | int], source: str) -> str:
     """The Rust source for `weights` (keys: material, pst, pawn_advance, mobility, lion_attack,
-    drown_mover, drown_other, lion_line, tempo)."""
+    drown_mover, drown_other, lion_line, threat, threat_lower, tempo)."""
     out = [HEADER.format(source=source)]
     out.append("/// Material by role (pawn … crocodile, lion unused).\n")
     out.append(f"pub const MATERIAL: [i32; 8] = [{_row(weights['material'])}];\n\n")  # type: ignore[arg-type]
@@ -52,6 +52,12 @@ def render(weights: Mapping[str, Sequence[int] | int], source: str) -> str:
     out.append(f"pub const DROWN_OTHER: [i32; 8] = [{_row(weights['drown_other'])}];\n\n")  # type: ignore[arg-type]
     out.append("/// A lone piece between the lions (pinned), for its owner (subtracted).\n")
     out.append(f"pub const LION_LINE: i32 = {_scalar(weights, 'lion_line')};\n\n")
+    out.append("/// Threats: per piece of the side to move an enemy piece could capture, by role.\n")
+    out.append(f"pub const THREAT: [i32; 8] = [{_row(weights['threat'])}];\n\n")  # type: ignore[arg-type]
+    out.append(
+        "/// Threats: per piece of the side to move a less valuable enemy piece could capture, by role.\n"
+    )
+    out.append(f"pub const THREAT_LOWER: [i32; 8] = [{_row(weights['threat_lower'])}];\n\n")  # type: ignore[arg-type]
     out.append("/// The side to move's bonus.\n")
     out.append(f"pub const TEMPO: i32 = {_scalar(weights, 'tempo')};\n")
     return "".join(out)
@@ -89,6 +95,8 @@ def hand_set() -> dict[str, list[int] | int]:
         "drown_mover": material,
         "drown_other": [m // 2 for m in material],
         "lion_line": 40,
+        "threat": [0] * 8,
+        "threat_lower": [0] * 8,
         "tempo": 12,
     }
 

@@ -193,3 +193,46 @@ fn repetitions_are_draws() {
     assert_eq!(result.score, Score::Cp(0));
     assert!(result.best_move.is_some());
 }
+
+#[test]
+fn contempt_makes_a_draw_cost_the_side_the_engine_plays() {
+    // The position of `repetitions_are_draws`, where every root move repeats: the draw now scores
+    // minus the contempt for the side to move.
+    let pos = position("2l4/7/1z3z1/7/1Z3Z1/7/4L2 w 1");
+    let children: Vec<u64> = pos.legal_moves().iter().map(|m| pos.play_unchecked(m).zobrist_hash()).collect();
+    let len = 2 * children.len() + 3;
+    let mut history = vec![0xdead_beef_u64; len];
+    for (k, &child) in children.iter().enumerate() {
+        history[len - 3 - 2 * k] = child;
+    }
+    let mut engine = Engine::new(1, 16).unwrap();
+    engine.set_param("contempt", 30).unwrap();
+    let result = engine.search(&pos, &history, &Limits::depth(4), &mut |_| {});
+    assert_eq!(result.score, Score::Cp(-30));
+}
+
+#[test]
+fn every_number_of_the_search_changes_the_search() {
+    // Each tunable number of `SearchParams` is wired into the search: moved away from its default,
+    // a fixed-depth search (deterministic with one thread) visits a different number of nodes.
+    let pos = position("1mel1cz/g1p1p1p/1p1p1p1/7/2P1PP1/PP1P2P/GMELECZ w 5");
+    let nodes = |name: Option<(&str, i32)>| {
+        let mut engine = Engine::new(1, 16).unwrap();
+        if let Some((name, value)) = name {
+            engine.set_param(name, value).unwrap();
+        }
+        engine.search(&pos, &[], &Limits::depth(8), &mut |_| {}).nodes
+    };
+    let default = nodes(None);
+    for change in [
+        ("futility_margin", 150),
+        ("lmr_divisor", 150),
+        ("null_reduction", 1),
+        ("aspiration_window", 6),
+        ("lmr_history", 300),
+        ("iir", 1),
+        ("futility_quiet", 60),
+    ] {
+        assert_ne!(nodes(Some(change)), default, "{change:?} made no difference");
+    }
+}

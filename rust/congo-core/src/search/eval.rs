@@ -9,6 +9,8 @@
 //! * **Lion safety**: enemy pieces that could capture on the squares around a lion; a lone piece
 //!   between the two lions on a file or diagonal, pinned because moving it lets the lions face.
 //! * **Pawn advancement and promotion**.
+//! * **Threats**: the side to move's pieces that an enemy piece could capture now, by role, and
+//!   those of them attacked by a less valuable piece.
 //!
 //! Everything is computed from White's point of view and turned to the side to move's at the end.
 
@@ -24,6 +26,11 @@ use crate::tables::{castle_of, forward_directions, JUMP, KING, LEAP_TWO, PAWN_FO
 
 /// How much a piece attacking the squares around the enemy lion counts, by role.
 const ATTACK_WEIGHT: [i32; 8] = [2, 3, 5, 3, 4, 3, 4, 0];
+
+/// The order of the roles' values for threats (an attack by a lower one is a threat even on a
+/// defended piece): pawn < zebra < superpawn = monkey < giraffe < elephant < crocodile < lion, as
+/// the material weights order them.
+const THREAT_ORDER: [u8; 8] = [1, 3, 3, 4, 2, 5, 6, 9];
 
 /// The most units of danger near a lion that count (400 cp at the first weight of 3 cp a unit).
 const DANGER_CAP: i32 = 133;
@@ -63,8 +70,12 @@ pub mod features {
     pub const DROWN_OTHER: usize = DROWN_MOVER + 8;
     /// A lone piece between the lions (1).
     pub const LION_LINE: usize = DROWN_OTHER + 8;
+    /// The side to move's pieces an enemy piece could capture, by role (8).
+    pub const THREAT: usize = LION_LINE + 1;
+    /// The side to move's pieces a less valuable enemy piece could capture, by role (8).
+    pub const THREAT_LOWER: usize = THREAT + 8;
     /// The side to move (1).
-    pub const TEMPO: usize = LION_LINE + 1;
+    pub const TEMPO: usize = THREAT_LOWER + 8;
     /// The number of features.
     pub const COUNT: usize = TEMPO + 1;
 
@@ -83,6 +94,8 @@ pub mod features {
         names.extend(ROLES.iter().map(|r| format!("drown_mover.{r}")));
         names.extend(ROLES.iter().map(|r| format!("drown_other.{r}")));
         names.push("lion_line".to_owned());
+        names.extend(ROLES.iter().map(|r| format!("threat.{r}")));
+        names.extend(ROLES.iter().map(|r| format!("threat_lower.{r}")));
         names.push("tempo".to_owned());
         names
     }
@@ -95,6 +108,38 @@ struct Activity {
     mobility: [i32; 8],
     /// Units of danger near the enemy lion, capped at [`DANGER_CAP`].
     danger: i32,
+    /// The squares where each role's pieces could capture an enemy piece.
+    reach: [Bitboard; 8],
+}
+
+impl Activity {
+    /// `victims`' pieces (the other side's) that these pieces could capture, by role: all of them,
+    /// and those a less valuable piece could capture.
+    fn threats(&self, board: &Board, victims: Color) -> ([i32; 8], [i32; 8]) {
+        let (mut any, mut lower) = ([0; 8], [0; 8]);
+        let attacked = self.reach.iter().fold(Bitboard::EMPTY, |all, &r| all | r);
+        let attacked = attacked & board.by_color(victims);
+        if attacked.is_empty() {
+            return (any, lower);
+        }
+        for role in Role::ALL {
+            if role == Role::Lion {
+                continue;
+            }
+            let pieces = attacked & board.by_piece(Piece::new(role, victims));
+            if pieces.is_empty() {
+                continue;
+            }
+            let r = role.index();
+            let by_lower = Role::ALL
+                .iter()
+                .filter(|a| THREAT_ORDER[a.index()] < THREAT_ORDER[r])
+                .fold(Bitboard::EMPTY, |all, a| all | self.reach[a.index()]);
+            any[r] = pieces.count() as i32;
+            lower[r] = (pieces & by_lower).count() as i32;
+        }
+        (any, lower)
+    }
 }
 
 /// A ready-to-use evaluation: the weights of `search/weights.rs` scaled by the parameters, with material
@@ -128,6 +173,10 @@ impl Evaluator {
         w[f::PAWN_ADVANCE + 5] += params.promotion;
         w[f::LION_ATTACK] = pct(weights::LION_ATTACK, params.lion_safety);
         w[f::LION_LINE] = params.lion_line;
+        for role in 0..8 {
+            w[f::THREAT + role] = pct(weights::THREAT[role], params.threats);
+            w[f::THREAT_LOWER + role] = pct(weights::THREAT_LOWER[role], params.threats);
+        }
         w[f::TEMPO] = params.tempo;
 
         let mut table = Box::new([[[0; NUM_SQUARES]; 8]; 2]);
@@ -176,8 +225,11 @@ impl Evaluator {
         let us = pos.turn();
         let w = &self.weights;
         let mut score = 0;
+        // Indexed by `Color::index`, computed once: the threats read the other side's reach.
+        let activities = [Self::activity(board, Color::Black), Self::activity(board, Color::White)];
+        debug_assert!(Color::Black.index() == 0 && Color::White.index() == 1);
         for color in Color::ALL {
-            let activity = Self::activity(board, color);
+            let activity = &activities[color.index()];
             let mut side = self.material_and_placement(board, color) + activity.danger * w[f::LION_ATTACK];
             for (count, weight) in activity.mobility.iter().zip(&w[f::MOBILITY..f::MOBILITY + 8]) {
                 side += count * weight;
@@ -191,6 +243,10 @@ impl Evaluator {
             score += if color == us { side } else { -side };
         }
         score += Self::lion_line(board, us) * w[f::LION_LINE];
+        let (any, lower) = activities[(!us).index()].threats(board, us);
+        for r in 0..8 {
+            score += any[r] * w[f::THREAT + r] + lower[r] * w[f::THREAT_LOWER + r];
+        }
         score + w[f::TEMPO]
     }
 
@@ -226,6 +282,9 @@ impl Evaluator {
             }
         }
         x[f::LION_LINE] = Self::lion_line(board, us);
+        let (any, lower) = Self::activity(board, !us).threats(board, us);
+        x[f::THREAT..f::THREAT + 8].copy_from_slice(&any);
+        x[f::THREAT_LOWER..f::THREAT_LOWER + 8].copy_from_slice(&lower);
         x[f::TEMPO] = 1;
         x
     }
@@ -236,9 +295,14 @@ impl Evaluator {
         let enemy_lion = board.by_piece(Piece::new(Role::Lion, !color)).first();
         let zone = enemy_lion.map_or(Bitboard::EMPTY, |l| (KING[l.index()] & castle_of(!color)).with(l));
         let mut mobility = [0; 8];
+        let mut reach_by_role = [Bitboard::EMPTY; 8];
         let (mut attackers, mut units) = (0, 0);
         for role in Role::ALL {
             if role == Role::Lion {
+                // The lion captures on the squares around it inside its castle.
+                for from in board.by_piece(Piece::new(role, color)) {
+                    reach_by_role[role.index()] |= KING[from.index()] & castle_of(color) & sides.enemy;
+                }
                 continue;
             }
             for from in board.by_piece(Piece::new(role, color)) {
@@ -263,6 +327,7 @@ impl Evaluator {
                         }
                     }
                 };
+                reach_by_role[role.index()] |= reach & sides.enemy;
                 let hits = (reach & zone).count() as i32;
                 if hits > 0 {
                     attackers += 1;
@@ -271,7 +336,7 @@ impl Evaluator {
             }
         }
         // One attacker is rarely dangerous; several together are.
-        Activity { mobility, danger: (units * attackers).min(DANGER_CAP) }
+        Activity { mobility, danger: (units * attackers).min(DANGER_CAP), reach: reach_by_role }
     }
 
     /// What `color` stands to lose to drowning, by role (`None`: nothing): every non-crocodile
@@ -385,6 +450,23 @@ mod tests {
         let calm = eval("3l3/7/2Z1Z2/7/7/7/3L3 w 1");
         let wet = eval("3l3/7/7/2Z1Z2/7/7/3L3 w 1");
         assert!(calm - wet > 200, "{calm} vs {wet}");
+    }
+
+    #[test]
+    fn threats_count_the_side_to_moves_attacked_pieces_and_those_attacked_by_less() {
+        let evaluator = Evaluator::new(&EvalParams::default());
+        let threats = |fen: &str, role: Role| {
+            let x = evaluator.features(&Position::from_fen(fen).unwrap());
+            (x[features::THREAT + role.index()], x[features::THREAT_LOWER + role.index()])
+        };
+        // A white pawn on c3 attacks the black elephant on d4: a threat, and by a lesser piece.
+        assert_eq!(threats("3l3/7/7/3e3/2P4/7/3L3 b 1", Role::Elephant), (1, 1));
+        // A white crocodile attacks the black pawn: a threat, not by a lesser piece.
+        assert_eq!(threats("3l3/7/7/3p3/3C3/7/3L3 b 1", Role::Pawn), (1, 0));
+        // Only the side to move's pieces count: with White to move, the crocodile the black pawn
+        // attacks (straight forward), not the pawn.
+        assert_eq!(threats("3l3/7/7/3p3/3C3/7/3L3 w 1", Role::Crocodile), (1, 1));
+        assert_eq!(threats("3l3/7/7/3p3/3C3/7/3L3 w 1", Role::Pawn), (0, 0));
     }
 
     /// Positions of random games from the start (captures, promotions, rivers, lone lions…).

@@ -4,6 +4,7 @@
 use core::fmt;
 use std::time::{Duration, Instant};
 
+use super::params::SearchParams;
 use super::score::MAX_PLY;
 use crate::bounds::Shown;
 
@@ -317,29 +318,50 @@ pub(crate) struct Clock {
 /// the result, so that the limit is not overrun.
 const SAFETY_MARGIN: Duration = Duration::from_micros(1500);
 
-/// The fraction of the time limit after which no new iteration starts (an iteration usually takes
-/// two to three times as long as the previous one).
-const SOFT_FRACTION: f64 = 0.45;
+/// The soft limits (no new iteration after them) as fractions: of a fixed time a move, and of a clock
+/// move's optimum ([`SearchParams::movetime_soft`] and [`SearchParams::clock_soft`], percent).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct SoftLimits {
+    pub movetime: f64,
+    pub clock: f64,
+}
 
-/// The fraction of a clock move's optimum after which no new iteration starts. An iteration that
-/// starts before it ends, on average, near the optimum (each iteration takes about twice as long as
-/// the one before).
-pub const CLOCK_SOFT_FRACTION: f64 = 0.6;
+impl SoftLimits {
+    pub fn of(params: &SearchParams) -> SoftLimits {
+        SoftLimits {
+            movetime: f64::from(params.movetime_soft) / 100.0,
+            clock: f64::from(params.clock_soft) / 100.0,
+        }
+    }
+}
+
+impl Default for SoftLimits {
+    fn default() -> SoftLimits {
+        SoftLimits::of(&SearchParams::default())
+    }
+}
 
 impl Clock {
     /// The deadlines of a search started at `start`; `pondering`: none until [`Clock::ponderhit`].
-    pub fn new(start: Instant, limits: &Limits, overhead: Duration, pondering: bool) -> Clock {
+    pub fn new(
+        start: Instant,
+        limits: &Limits,
+        overhead: Duration,
+        pondering: bool,
+        soft_limits: SoftLimits,
+    ) -> Clock {
         // The hard limit as a duration from the start (or from the ponder hit), the soft one as one
         // from the start; the tighter of a fixed time and a clock budget wins.
         let mut hard = limits.time.map(|t| t.saturating_sub(SAFETY_MARGIN).max(t / 2));
         let mut first = hard;
-        let mut soft = limits.time.map(|t| t.mul_f64(SOFT_FRACTION));
+        // A soft limit at or past the hard one is none: the search runs until the hard limit.
+        let mut soft = limits.time.map(|t| t.mul_f64(soft_limits.movetime)).filter(|&s| Some(s) < hard);
         if let Some(clock) = &limits.clock {
             let budget = time_budget(clock, overhead);
             hard = Some(hard.map_or(budget.maximum, |h| h.min(budget.maximum)));
             let last_resort = first_iteration_limit(clock, overhead).max(budget.maximum);
             first = Some(first.map_or(last_resort, |f| f.min(last_resort)));
-            let clock_soft = budget.optimum.mul_f64(CLOCK_SOFT_FRACTION);
+            let clock_soft = budget.optimum.mul_f64(soft_limits.clock);
             soft = Some(soft.map_or(clock_soft, |s| s.min(clock_soft)));
         }
         let first_extra = match (hard, first) {
@@ -415,10 +437,21 @@ mod tests {
     #[test]
     fn a_huge_time_limit_is_no_deadline() {
         // No panic on overflow, and no deadline that could ever be reached.
-        let clock = Clock::new(Instant::now(), &Limits::time(Duration::MAX), Duration::ZERO, false);
+        let clock = Clock::new(
+            Instant::now(),
+            &Limits::time(Duration::MAX),
+            Duration::ZERO,
+            false,
+            SoftLimits::default(),
+        );
         assert!(clock.hard.is_none());
-        let clock =
-            Clock::new(Instant::now(), &Limits::time(Duration::from_millis(100)), Duration::ZERO, false);
+        let clock = Clock::new(
+            Instant::now(),
+            &Limits::time(Duration::from_millis(100)),
+            Duration::ZERO,
+            false,
+            SoftLimits::default(),
+        );
         assert!(clock.hard.is_some() && clock.soft < clock.hard);
     }
 
@@ -474,10 +507,10 @@ mod tests {
         let start = Instant::now();
         let limits =
             Limits { time: Some(Duration::from_millis(50)), ..Limits::clock(clock(60_000, 0, None)) };
-        let c = Clock::new(start, &limits, Duration::ZERO, false);
+        let c = Clock::new(start, &limits, Duration::ZERO, false, SoftLimits::default());
         assert_eq!(c.hard, Some(start + Duration::from_micros(48_500)));
         let limits = Limits { time: Some(Duration::from_secs(50)), ..Limits::clock(clock(60_000, 0, None)) };
-        let c = Clock::new(start, &limits, Duration::ZERO, false);
+        let c = Clock::new(start, &limits, Duration::ZERO, false, SoftLimits::default());
         assert_eq!(c.hard, Some(start + Duration::from_millis(9600)));
     }
 
@@ -487,14 +520,26 @@ mod tests {
         // (nothing to spend), but the first iteration may take up to 40 % of what is left.
         let start = Instant::now();
         let limits = Limits::clock(clock(500, 0, None));
-        let c = Clock::new(start, &limits, Duration::from_millis(30), false);
+        let c = Clock::new(start, &limits, Duration::from_millis(30), false, SoftLimits::default());
         assert_eq!(c.hard, Some(start));
         assert_eq!(c.first, Some(start + Duration::from_millis(470).mul_f64(0.4)));
         // Out of time: nothing at all.
-        let c = Clock::new(start, &Limits::clock(clock(20, 0, None)), Duration::from_millis(30), false);
+        let c = Clock::new(
+            start,
+            &Limits::clock(clock(20, 0, None)),
+            Duration::from_millis(30),
+            false,
+            SoftLimits::default(),
+        );
         assert_eq!(c.first, Some(start));
         // A fixed time: the same deadline for every iteration.
-        let c = Clock::new(start, &Limits::time(Duration::from_millis(100)), Duration::ZERO, false);
+        let c = Clock::new(
+            start,
+            &Limits::time(Duration::from_millis(100)),
+            Duration::ZERO,
+            false,
+            SoftLimits::default(),
+        );
         assert_eq!(c.first, c.hard);
     }
 
@@ -502,16 +547,16 @@ mod tests {
     fn pondering_has_no_deadline_until_the_ponder_hit() {
         let start = Instant::now();
         let limits = Limits::clock(clock(10_000, 0, None));
-        let mut c = Clock::new(start, &limits, Duration::ZERO, true);
+        let mut c = Clock::new(start, &limits, Duration::ZERO, true, SoftLimits::default());
         assert!(c.is_pondering() && c.hard.is_none() && c.soft.is_none());
         let hit = start + Duration::from_secs(5);
         c.ponderhit(hit);
         assert!(!c.is_pondering());
         // The hard limit counts from the hit, the soft one from the start.
         assert_eq!(c.hard, Some(hit + Duration::from_millis(1600)));
-        assert_eq!(c.soft, Some(start + Duration::from_millis(400).mul_f64(CLOCK_SOFT_FRACTION)));
+        assert_eq!(c.soft, Some(start + Duration::from_millis(400).mul_f64(SoftLimits::default().clock)));
         // Pondering with no time limit at all: still no deadline after the hit.
-        let mut c = Clock::new(start, &Limits::infinite(), Duration::ZERO, true);
+        let mut c = Clock::new(start, &Limits::infinite(), Duration::ZERO, true, SoftLimits::default());
         c.ponderhit(hit);
         assert!(c.hard.is_none() && !c.is_pondering());
     }
@@ -548,5 +593,40 @@ mod tests {
         assert!(LimitError::Depth(0).to_string().starts_with("depth must be"));
         assert!(LimitError::Nodes(-1).to_string().starts_with("nodes must be"));
         assert!(LimitError::Time(0.0).to_string().starts_with("time must be"));
+    }
+
+    #[test]
+    fn the_soft_limit_of_a_fixed_time_is_a_parameter() {
+        let start = Instant::now();
+        let limits = Limits::time(Duration::from_millis(100));
+        let mut params = SearchParams::default();
+        params.movetime_soft = 40;
+        let c = Clock::new(start, &limits, Duration::ZERO, false, SoftLimits::of(&params));
+        let soft = c.soft.expect("a soft limit").duration_since(start);
+        assert!(soft.abs_diff(Duration::from_millis(40)) < Duration::from_micros(1), "{soft:?}");
+        // At 100 % no soft limit is left: the search runs to the hard limit.
+        params.movetime_soft = 100;
+        let c = Clock::new(start, &limits, Duration::ZERO, false, SoftLimits::of(&params));
+        assert_eq!(c.soft, None);
+        assert_eq!(c.hard, Some(start + Duration::from_millis(100) - SAFETY_MARGIN));
+        // A clock's soft limit is its own parameter.
+        params.clock_soft = 50;
+        let clock = Limits::clock(GameClock {
+            remaining: Duration::from_secs(10),
+            increment: Duration::ZERO,
+            moves_to_go: Some(10),
+        });
+        let c = Clock::new(start, &clock, Duration::ZERO, false, SoftLimits::of(&params));
+        let optimum = time_budget(
+            &GameClock {
+                remaining: Duration::from_secs(10),
+                increment: Duration::ZERO,
+                moves_to_go: Some(10),
+            },
+            Duration::ZERO,
+        )
+        .optimum;
+        let soft = c.soft.expect("a soft limit").duration_since(start);
+        assert!(soft.abs_diff(optimum / 2) < Duration::from_micros(1), "{soft:?}");
     }
 }

@@ -8,7 +8,8 @@ use core::fmt;
 
 use super::weights;
 
-/// Switches of the search. `true` everywhere is the engine as shipped.
+/// Switches and numbers of the search. The defaults are the engine as shipped: every switch on, the
+/// numbers as `benches/tuning/spsa.py` and the matches of `docs/engine.md` chose them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[allow(clippy::struct_excessive_bools)] // independent switches, each measured on its own
 pub struct SearchParams {
@@ -34,6 +35,33 @@ pub struct SearchParams {
     pub history: bool,
     /// Captures ordered by most valuable victim (off: captures keep generation order).
     pub mvv_lva: bool,
+    /// Reverse futility margin per ply of remaining depth, centipawns.
+    pub futility_margin: i32,
+    /// Late move reductions grow as `ln(depth) ln(move number) / (lmr_divisor / 100)`.
+    pub lmr_divisor: i32,
+    /// The null move's base reduction, plies (more with depth and with the margin over beta).
+    pub null_reduction: i32,
+    /// The first aspiration window's half-width, centipawns.
+    pub aspiration_window: i32,
+    /// What a draw is worth to the side the engine plays, below zero: a draw scores `-contempt`
+    /// for the side to move at the root and `+contempt` for its opponent, so that the engine
+    /// avoids repeating in a position it judges about equal or better. Centipawns.
+    pub contempt: i32,
+    /// With a fixed time a move (`go movetime`, `Limit(time=…)`), the percentage of it after which
+    /// no new iteration starts; 100 searches until the time is up (an iteration cut short still
+    /// counts where it found a better move).
+    pub movetime_soft: i32,
+    /// With a game clock, the percentage of the move's optimum after which no new iteration starts.
+    pub clock_soft: i32,
+    /// Late move reductions less for quiet moves with a good history, more for a bad one: one ply
+    /// per this much history score (0: history does not change reductions).
+    pub lmr_history: i32,
+    /// Internal iterative reduction: a node of depth 4 or more without a move from the
+    /// transposition table is searched one ply shallower (its ordering is a guess anyway).
+    pub iir: bool,
+    /// Futility pruning of quiet moves: at depth 1 to 3, with the static evaluation this far per
+    /// ply below alpha, quiet moves after the first are skipped (0: off). Centipawns.
+    pub futility_quiet: i32,
 }
 
 impl Default for SearchParams {
@@ -50,6 +78,16 @@ impl Default for SearchParams {
             killers: true,
             history: true,
             mvv_lva: true,
+            futility_margin: 85,
+            lmr_divisor: 225,
+            null_reduction: 3,
+            aspiration_window: 24,
+            contempt: 0,
+            movetime_soft: 45,
+            clock_soft: 60,
+            lmr_history: 0,
+            iir: false,
+            futility_quiet: 0,
         }
     }
 }
@@ -76,6 +114,8 @@ pub struct EvalParams {
     pub promotion: i32,
     /// The side to move's bonus, centipawns.
     pub tempo: i32,
+    /// Threats against the side to move's pieces, percent.
+    pub threats: i32,
 }
 
 impl Default for EvalParams {
@@ -92,6 +132,7 @@ impl Default for EvalParams {
             // 40 cost about 27 Elo over 700 self-play games: the advancement table already pays 38.
             promotion: 0,
             tempo: weights::TEMPO,
+            threats: 100,
         }
     }
 }
@@ -148,6 +189,10 @@ const fn weight(name: &'static str, help: &'static str, max: i32) -> ParamInfo {
     ParamInfo { name, help, min: 0, max }
 }
 
+const fn number(name: &'static str, help: &'static str, min: i32, max: i32) -> ParamInfo {
+    ParamInfo { name, help, min, max }
+}
+
 /// Every parameter, in a stable order.
 pub const PARAMS: &[ParamInfo] = &[
     switch("tt_cutoffs", "cut-offs from the transposition table"),
@@ -161,6 +206,16 @@ pub const PARAMS: &[ParamInfo] = &[
     switch("killers", "killer moves in move ordering"),
     switch("history", "history heuristic in move ordering"),
     switch("mvv_lva", "order captures by most valuable victim"),
+    number("futility_margin", "reverse futility margin per ply (cp)", 0, 1000),
+    number("lmr_divisor", "late move reductions: ln(depth) ln(move) / (this / 100)", 50, 1000),
+    number("null_reduction", "null-move base reduction (plies)", 1, 8),
+    number("aspiration_window", "first aspiration window's half-width (cp)", 1, 1000),
+    number("contempt", "what a draw costs the engine's side (cp)", 0, 500),
+    number("movetime_soft", "fixed time a move: percent after which no iteration starts", 1, 100),
+    number("clock_soft", "game clock: percent of the move's optimum after which no iteration starts", 1, 400),
+    number("lmr_history", "history score per ply of late move reduction (0: off)", 0, 65536),
+    switch("iir", "internal iterative reduction without a table move"),
+    number("futility_quiet", "futility pruning of quiet moves, margin per ply (cp, 0: off)", 0, 1000),
     weight("pawn", "material value of a pawn (cp)", 2000),
     weight("superpawn", "material value of a superpawn (cp)", 2000),
     weight("monkey", "material value of a monkey (cp)", 2000),
@@ -176,6 +231,7 @@ pub const PARAMS: &[ParamInfo] = &[
     weight("pawn_advance", "pawn advancement (percent)", 1000),
     weight("promotion", "a pawn one step from promotion (cp)", 1000),
     weight("tempo", "bonus for the side to move (cp)", 200),
+    weight("threats", "threats against the side to move's pieces (percent)", 1000),
 ];
 
 impl Params {
@@ -194,6 +250,16 @@ impl Params {
             "killers" => Slot::Switch(&mut s.killers),
             "history" => Slot::Switch(&mut s.history),
             "mvv_lva" => Slot::Switch(&mut s.mvv_lva),
+            "futility_margin" => Slot::Weight(&mut s.futility_margin),
+            "lmr_divisor" => Slot::Weight(&mut s.lmr_divisor),
+            "null_reduction" => Slot::Weight(&mut s.null_reduction),
+            "aspiration_window" => Slot::Weight(&mut s.aspiration_window),
+            "contempt" => Slot::Weight(&mut s.contempt),
+            "movetime_soft" => Slot::Weight(&mut s.movetime_soft),
+            "clock_soft" => Slot::Weight(&mut s.clock_soft),
+            "lmr_history" => Slot::Weight(&mut s.lmr_history),
+            "iir" => Slot::Switch(&mut s.iir),
+            "futility_quiet" => Slot::Weight(&mut s.futility_quiet),
             "pawn" => Slot::Weight(&mut e.material[0]),
             "superpawn" => Slot::Weight(&mut e.material[1]),
             "monkey" => Slot::Weight(&mut e.material[2]),
@@ -209,6 +275,7 @@ impl Params {
             "pawn_advance" => Slot::Weight(&mut e.pawn_advance),
             "promotion" => Slot::Weight(&mut e.promotion),
             "tempo" => Slot::Weight(&mut e.tempo),
+            "threats" => Slot::Weight(&mut e.threats),
             _ => return None,
         })
     }

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::endgame;
-use super::limits::{Clock, Limits, MAX_DEPTH};
+use super::limits::{Clock, Limits, SoftLimits, MAX_DEPTH};
 use super::ordering::{move_key, MovePicker, Orderer};
 use super::score::{Score, INFINITE, MATE_BOUND};
 use super::tt::Bound;
@@ -40,7 +40,13 @@ pub(crate) fn run(
         return finished(Some(outcome), start);
     }
     engine.tt.new_search();
-    let clock = Clock::new(start, &limits, engine.move_overhead, options.ponder);
+    let clock = Clock::new(
+        start,
+        &limits,
+        engine.move_overhead,
+        options.ponder,
+        SoftLimits::of(&engine.params.search),
+    );
     let root_moves = ordered_root_moves(engine, pos, options.root_moves.as_deref(), clock.first);
     if root_moves.is_empty() {
         return finished(None, start);

@@ -43,5 +43,11 @@ pub const DROWN_OTHER: [i32; 8] = [50, 135, 135, 140, 120, 165, 210, 0];
 /// A lone piece between the lions (pinned), for its owner (subtracted).
 pub const LION_LINE: i32 = 39;
 
+/// Threats: per piece of the side to move an enemy piece could capture, by role.
+pub const THREAT: [i32; 8] = [0, 0, 0, 0, 0, 0, 0, 0];
+
+/// Threats: per piece of the side to move a less valuable enemy piece could capture, by role.
+pub const THREAT_LOWER: [i32; 8] = [0, 0, 0, 0, 0, 0, 0, 0];
+
 /// The side to move's bonus.
 pub const TEMPO: i32 = 11;

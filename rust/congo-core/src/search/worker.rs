@@ -21,9 +21,6 @@ use crate::position::Position;
 use crate::rules::repetition;
 use crate::zobrist;
 
-/// The score of a draw (repetition, bare lions).
-const DRAW: i32 = 0;
-
 /// How much work a thread does between looks at the clock and the shared node counter, in nodes:
 /// a quarter of a millisecond in ordinary positions, about one on the slowest valid position
 /// (`docs/worst-case.md`), against some 25 ns per look.
@@ -89,26 +86,36 @@ impl RootMove {
 }
 
 /// Late move reductions, `LMR[depth][move number]`, both capped at 63: grows with the logarithm of
-/// each, the usual form since Fruit and Stockfish (the constants are the customary ones; the
-/// feature as a whole is measured in `docs/engine.md`).
-fn lmr_table() -> [[u8; 64]; 64] {
-    let mut table = [[0u8; 64]; 64];
+/// each, the usual form since Fruit and Stockfish; `divisor` is [`SearchParams::lmr_divisor`].
+fn lmr_table(divisor: i32) -> Box<LmrTable> {
+    let mut table = Box::new([[0u8; 64]; 64]);
+    let divisor = f64::from(divisor.max(1)) / 100.0;
     for (depth, row) in (0u32..).zip(table.iter_mut()).skip(1) {
         for (index, r) in (0u32..).zip(row.iter_mut()).skip(1) {
-            *r = (0.5 + f64::from(depth).ln() * f64::from(index).ln() / 2.25) as u8;
+            *r = (0.5 + f64::from(depth).ln() * f64::from(index).ln() / divisor) as u8;
         }
     }
     table
 }
 
-/// The reduction table, computed once.
-static LMR: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
+type LmrTable = [[u8; 64]; 64];
+
+/// The reduction table of the default divisor, computed once (other divisors, set for tuning, get
+/// a table of their own per search).
+static LMR: OnceLock<Box<LmrTable>> = OnceLock::new();
+
+/// The reduction table for `params`: the shared default one, or one of its own.
+fn lmr_for(params: &SearchParams) -> std::borrow::Cow<'static, LmrTable> {
+    let default = SearchParams::default().lmr_divisor;
+    if params.lmr_divisor == default {
+        std::borrow::Cow::Borrowed(&**LMR.get_or_init(|| lmr_table(default)))
+    } else {
+        std::borrow::Cow::Owned(*lmr_table(params.lmr_divisor))
+    }
+}
 
 /// Quiet moves searched at depth 1, 2, 3 before late move pruning skips the rest.
 const LMP_MOVES: [usize; 4] = [0, 8, 14, 22];
-
-/// Reverse futility margin per ply of remaining depth.
-const FUTILITY_MARGIN: i32 = 85;
 
 pub(crate) struct Worker<'a> {
     shared: &'a Shared<'a>,
@@ -124,7 +131,7 @@ pub(crate) struct Worker<'a> {
     pub stopped: bool,
     pub seldepth: usize,
     heuristics: &'a mut Heuristics,
-    lmr: &'static [[u8; 64]; 64],
+    lmr: std::borrow::Cow<'static, LmrTable>,
     /// Hashes of the game's positions before the root, then of the current search path:
     /// `keys[base + ply]` is the node at `ply`.
     keys: Vec<u64>,
@@ -178,7 +185,7 @@ impl<'a> Worker<'a> {
             stopped: false,
             seldepth: 0,
             heuristics,
-            lmr: LMR.get_or_init(lmr_table),
+            lmr: lmr_for(&shared.params.search),
             keys,
             reversible,
             base,
@@ -330,6 +337,17 @@ impl<'a> Worker<'a> {
         (4..=reach).step_by(2).any(|back| self.keys[i - back] == key)
     }
 
+    /// The score of a draw (repetition, bare lions) for the side to move at `ply`: below zero for the
+    /// root's side by the contempt, above zero for its opponent.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply % 2 == 0 {
+            -self.params.contempt
+        } else {
+            self.params.contempt
+        }
+    }
+
     fn evaluate(&self, pos: &Position) -> i32 {
         self.shared.eval.evaluate(pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
@@ -401,11 +419,16 @@ impl<'a> Worker<'a> {
             return true;
         }
         self.poll_ponder();
-        let Some(soft) = self.clock.soft_deadline() else { return false };
+        let soft = self.clock.soft_deadline();
+        if soft.is_none() && self.clock.hard.is_none() {
+            // No clock (an infinite search, or pondering): only a stop or a limit above ends it.
+            return false;
+        }
         // A forced result already seen in full: deeper iterations cannot change it.
         let plies = (MATE - score.abs()) as u32;
         let seen_in_full = is_decisive(score) && self.completed_depth >= plies + 2;
-        if Instant::now() < soft && !seen_in_full {
+        // Without a soft limit the search runs until the hard one.
+        if soft.is_none_or(|soft| Instant::now() < soft) && !seen_in_full {
             return false;
         }
         if self.clock.is_pondering() {
@@ -428,7 +451,7 @@ impl<'a> Worker<'a> {
         if !self.params.aspiration || depth < 4 || is_decisive(previous) {
             return self.root_search(depth, -INFINITE, INFINITE, line);
         }
-        let mut delta = 24;
+        let mut delta = self.params.aspiration_window;
         let (mut alpha, mut beta) = (previous - delta, previous + delta);
         loop {
             let score = self.root_search(depth, alpha, beta, line);
@@ -525,7 +548,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         static_eval: i32,
     ) -> Option<i32> {
-        let reduction = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+        let reduction = self.params.null_reduction + depth / 4 + ((static_eval - beta) / 200).min(2);
         let null = pass(pos);
         self.enter(ply + 1, &null, true);
         let score = -self.search(&null, depth - 1 - reduction, -beta, -beta + 1, ply + 1, false);
@@ -559,7 +582,7 @@ impl<'a> Worker<'a> {
         }
         // Only the lions are left, and neither can take the other now.
         if board.occupied().count() == 2 {
-            return Some(DRAW);
+            return Some(self.draw_score(ply));
         }
         self.tablebase_score(pos, ply, pv_node)
     }
@@ -595,7 +618,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         if self.is_repetition(ply) {
-            return DRAW;
+            return self.draw_score(ply);
         }
         let board = pos.board();
         let us = pos.turn();
@@ -627,6 +650,10 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // Internal iterative reduction: without a table move the ordering here is a guess, and a
+        // shallower search first costs less and fills the table for the next iteration.
+        let depth = if self.params.iir && depth >= 4 && tt_key == 0 { depth - 1 } else { depth };
+
         let static_eval = if in_check { -INFINITE } else { self.evaluate(pos) };
 
         // Reverse futility: far above beta near the horizon, a quiet position will not fall below it.
@@ -635,7 +662,7 @@ impl<'a> Worker<'a> {
             && !in_check
             && depth <= 6
             && !is_decisive(beta)
-            && static_eval - FUTILITY_MARGIN * depth >= beta
+            && static_eval - self.params.futility_margin * depth >= beta
         {
             return static_eval;
         }
@@ -679,6 +706,13 @@ impl<'a> Worker<'a> {
         let mut bound = Bound::Upper;
         let mut quiets: SmallVec<[Move; 32]> = SmallVec::new();
         let mut index = 0;
+        // Futility: far below alpha near the horizon, a quiet move will not bring the score up.
+        let futile = self.params.futility_quiet > 0
+            && !pv_node
+            && !in_check
+            && depth <= 3
+            && !is_decisive(alpha)
+            && static_eval + self.params.futility_quiet * depth <= alpha;
         while let Some(sm) = picker.next_move() {
             let m = sm.m;
             index += 1;
@@ -691,6 +725,9 @@ impl<'a> Worker<'a> {
                 && best > -MATE_BOUND
                 && index > LMP_MOVES[depth as usize]
             {
+                continue;
+            }
+            if futile && quiet && index > 1 && best > -MATE_BOUND {
                 continue;
             }
             let child = pos.play_unchecked(&m);
@@ -712,6 +749,9 @@ impl<'a> Worker<'a> {
                     reduction = i32::from(self.lmr[(depth as usize).min(63)][index.min(63)]);
                     if pv_node {
                         reduction -= 1;
+                    }
+                    if self.params.lmr_history > 0 {
+                        reduction -= self.heuristics.history(us, &m) / self.params.lmr_history;
                     }
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
