@@ -303,6 +303,49 @@ def test_tablebase_results_are_shown(tmp_path: Path) -> None:
             assert _receive(ws, "state")["tablebase"] is None  # the start: too many men
 
 
+def test_a_new_game_is_watched_before_another_tab_can_evict_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tab's own game is made and subscribed to in one step. Were there a moment between the two,
+    another tab opening a game then, with the server holding its most games, would evict the new
+    (unwatched) one: its tab would play on alone, and its address would open another game."""
+    import asyncio
+
+    from congo.serve.app import MAX_GAMES_KEPT, Game, Subscriber
+
+    app, hub, token = _test_app()
+    loop = asyncio.new_event_loop()
+    try:
+        watcher = Subscriber(loop)
+        while len(hub.games) < MAX_GAMES_KEPT - 1:  # every game watched but one place free
+            game = Game(hub, f"watched{len(hub.games)}")
+            game.subscribers.add(watcher)
+            hub.games[game.id] = game
+        made = hub.game
+        others: list[str] = []
+
+        def another_tab_meanwhile(*args: Any, **kwargs: Any) -> Any:
+            game = made(*args, **kwargs)
+            if not others:  # the first tab's game is made: another tab opens one of its own now
+                others.append("opened")
+                try:
+                    made(None, True)
+                except ValueError:
+                    others.append("refused: the server is full")
+            return game
+
+        monkeypatch.setattr(hub, "game", another_tab_meanwhile)
+        with TestClient(app) as http, http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as first:
+            own = _receive(first, "state")["game"]
+            assert own != "main"
+            with http.websocket_connect(f"/ws?token={token}&game={own}") as second:
+                joined = _receive(second, "state")
+                assert (joined["game"], joined["fen"]) == (own, CHAIN_FEN)
+                second.send_json({"type": "move", "move": "b1b2"})
+                assert _receive(first, "state")["moves"][0]["uci"] == "b1b2"
+        assert others == ["opened", "refused: the server is full"]
+    finally:
+        loop.close()
+
+
 def test_match_watch_streams_to_the_end() -> None:
     app, hub, token = _test_app()
     hub.match = MatchWatch("random", "greedy", games=2, time_control="60+1")

@@ -471,25 +471,36 @@ class Hub:
         text = "draw" if not winner else f"{winner} wins, {abs(dtm)} plies to the end"
         return {"wdl": verdict, "dtm": abs(dtm), "text": text}
 
-    def game(self, game_id: str | None, fresh: bool) -> Game:
+    def game(self, game_id: str | None, fresh: bool, subscriber: Subscriber | None = None) -> Game:
         """The game a tab asked for: by its id, a new one (``fresh``: the tab set up its own), or
-        the shared main game."""
+        the shared main game; ``subscriber`` (the tab) watches it from then on.
+
+        Finding or making the game and subscribing are one step (under the hub's lock, which
+        eviction also holds): a game is never evicted between being made and its tab watching it
+        (the tab would be left on a game that no other tab could open)."""
         with self.lock:
-            if game_id and game_id in self.games:
-                return self.games[game_id]
-            if not fresh:
-                return self.games["main"]
-            if len(self.games) >= MAX_GAMES_KEPT:
-                for key, old in list(self.games.items()):
-                    if key != "main" and not old.subscribers:
-                        old.close()
-                        del self.games[key]
-                        break
-                else:
-                    raise ValueError("too many games open: close some tabs")
-            game = Game(self, secrets.token_hex(6))
-            self.games[game.id] = game
+            game = self._find(game_id, fresh)
+            if subscriber is not None:
+                with game.lock:
+                    game.subscribers.add(subscriber)
             return game
+
+    def _find(self, game_id: str | None, fresh: bool) -> Game:
+        if game_id and game_id in self.games:
+            return self.games[game_id]
+        if not fresh:
+            return self.games["main"]
+        if len(self.games) >= MAX_GAMES_KEPT:
+            for key, old in list(self.games.items()):
+                if key != "main" and not old.subscribers:
+                    old.close()
+                    del self.games[key]
+                    break
+            else:
+                raise ValueError("too many games open: close some tabs")
+        game = Game(self, secrets.token_hex(6))
+        self.games[game.id] = game
+        return game
 
     def close(self) -> None:
         for game in list(self.games.values()):
@@ -764,12 +775,11 @@ def create_app(
         else:
             try:
                 fresh = bool(params.get("fen")) or params.get("mode") == "play"
-                game = await asyncio.to_thread(hub.game, params.get("game"), fresh)
+                game = await asyncio.to_thread(hub.game, params.get("game"), fresh, subscriber)
             except ValueError as error:
                 await websocket.send_json({"type": "error", "message": str(error)})
                 await websocket.close()
                 return
-            await asyncio.to_thread(_subscribe, game, subscriber)
             mode = params.get("mode")
             if not params.get("game") and fresh:
                 # A tab that asked for its own game sets it up.
@@ -857,11 +867,6 @@ async def _cancel(task: asyncio.Task[None]) -> None:
     task.cancel()
     with contextlib.suppress(BaseException):
         await task
-
-
-def _subscribe(game: Game, subscriber: Subscriber) -> None:
-    with game.lock:
-        game.subscribers.add(subscriber)
 
 
 def _leave(game: Game, subscriber: Subscriber) -> None:
