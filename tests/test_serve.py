@@ -363,6 +363,26 @@ def test_match_watch_streams_to_the_end() -> None:
         assert all(game["result"] in ("1-0", "0-1", "1/2-1/2") for game in message["finished"])
 
 
+def test_a_match_message_stays_what_it_was_when_sent() -> None:
+    """A tab's queued message is sent (serialised) later, on the server's event loop, while the match
+    goes on in its thread: it must not share the watch's lists and dicts, or it would show later
+    games and evaluations beside the earlier score and count (a tab joining mid-match included)."""
+    from congo import match
+    from congo._results import Cp
+
+    watch = MatchWatch("random", "greedy", games=2)
+    board = congo.Board()
+    watch.position(board, None, None)
+    joined = watch.snapshot()  # what a tab subscribing now is sent
+    sent = json.dumps(joined)
+    watch.evaluation(True, Cp(30))
+    game = match.play_game(match.RandomPlayer(1), match.RandomPlayer(2), max_plies=6)
+    watch.on_game(match.MatchResult("random", "greedy", games=[game]), game)
+    later = watch.snapshot()
+    assert (later["games"], later["evals"]) == (1, {"white": "30"})
+    assert json.dumps(joined) == sent
+
+
 def test_congo_serve_prints_its_url_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     import signal
 
