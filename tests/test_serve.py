@@ -832,6 +832,53 @@ def test_a_tab_that_hears_of_a_move_last_catches_up(browser: Browser, page: Page
 
 
 @needs_browser
+def test_an_answer_about_a_position_gone_is_dropped(browser: Browser, page: Page, server: Server) -> None:
+    """A tab asks what its clicked piece may do; before the answer comes, another tab moves. When
+    the answer arrives after the new position (the server answers outside the game's lock, so this
+    order happens), the page drops it rather than show the old position's targets on the new board."""
+    held: list[str | bytes] = []
+    holding = [False]
+    routes: list[Any] = []
+
+    def route(ws: Any) -> None:
+        upstream = ws.connect_to_server()
+        routes.append(ws)
+        upstream.on_message(lambda message: held.append(message) if holding[0] else ws.send(message))
+
+    page.route_web_socket(re.compile(r"/ws\?"), route)
+    open_board(page, server, fen=CHAIN_FEN)
+    other = open_second_tab(page)
+    expect(other.locator("#board")).to_have_attribute("data-fen", CHAIN_FEN)
+    holding[0] = True
+    square(page, "b1").click()  # its answer (b1's targets in the position now) is held
+    other.locator("#typed").fill("b1b2")
+    other.locator("#typed").press("Enter")
+    moved = fen_after(CHAIN_FEN, "b1b2")
+    expect(other.locator("#board")).to_have_attribute("data-fen", moved)
+
+    def kinds() -> list[str]:
+        return [json.loads(message)["type"] for message in held]
+
+    for _ in range(200):  # until the route has both: the answer, then the other tab's move
+        if "choices" in kinds() and "state" in kinds():
+            break
+        page.wait_for_timeout(50)
+    answer = held[kinds().index("choices")]
+    new_state = held[kinds().index("state")]
+    assert json.loads(answer)["targets"]  # b1's targets in the old position
+    holding[0] = False
+    routes[0].send(new_state)  # delivered the other way round: the new position first
+    routes[0].send(answer)
+    with page.expect_download():  # a message after them: once it is here, both have been handled
+        routes[0].send(json.dumps({"type": "record", "text": "1. Mb2 *"}))
+    expect(page.locator("#board")).to_have_attribute("data-fen", moved)
+    assert page.locator("#squares .selected, #squares .target").count() == 0
+    # The tab goes on: a click now is answered about the position it shows.
+    square(page, "e6").click()
+    expect(square(page, "e5")).to_have_class(re.compile(r"\btarget\b"))
+
+
+@needs_browser
 def test_match_streamed_to_its_end(page: Page) -> None:
     def setup(hub: Any) -> None:
         hub.match = MatchWatch("random", "greedy", games=2)

@@ -521,8 +521,13 @@ def _path(message: Mapping[str, Any]) -> list[int]:
 
 def choices(game: Game, path: list[int]) -> dict[str, Any]:
     """What may follow a partial path of squares: the next landings and whether it may stop here.
-    A path that only one move has, with nothing after it, is that move: it is played."""
+    A path that only one move has, with nothing after it, is that move: it is played.
+
+    The answer names the position it is about (``fen``): it reaches the tab after the game's lock is
+    let go, so another tab's move may reach it first, and the page drops an answer about a
+    position it no longer shows."""
     board = game.board()
+    fen = board.fen()
     result, _ = game.result()
     legal = [] if result and game.cursor == len(game.moves) else list(board.legal_moves)
     matching = [m for m in legal if list(m.path[: len(path)]) == path]
@@ -530,12 +535,14 @@ def choices(game: Game, path: list[int]) -> dict[str, Any]:
     longer = [m for m in matching if len(m.path) > len(path)]
     if exact and not longer:
         game.play(exact[0])
-        return {"type": "choices", "path": [], "targets": [], "stop": False, "played": exact[0].uci()}
+        played = exact[0].uci()
+        return {"type": "choices", "fen": fen, "path": [], "targets": [], "stop": False, "played": played}
     if not matching:
-        return {"type": "choices", "path": [], "targets": [], "stop": False}
+        return {"type": "choices", "fen": fen, "path": [], "targets": [], "stop": False}
     targets = sorted({square_name(m.path[len(path)]) for m in longer})
     message: dict[str, Any] = {
         "type": "choices",
+        "fen": fen,
         "path": [square_name(sq) for sq in path],
         "targets": targets,
         "stop": bool(exact) and len(path) > 1,
