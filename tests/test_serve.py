@@ -817,6 +817,10 @@ def test_a_tab_that_hears_of_a_move_last_catches_up(browser: Browser, page: Page
     expect(other.locator("#board")).to_have_attribute("data-fen", moved)
     # The moment the old assertion looked: the tab that played has not heard of its move yet.
     assert page.locator("#board").get_attribute("data-fen") == CHAIN_FEN
+    for _ in range(200):  # until the route has the new state (it is told only while Playwright runs)
+        if "state" in [json.loads(message)["type"] for message in held]:
+            break
+        page.wait_for_timeout(50)
     assert "state" in [json.loads(message)["type"] for message in held]
     holding[0] = False
     for message in held:
