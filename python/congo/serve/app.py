@@ -471,25 +471,36 @@ class Hub:
         text = "draw" if not winner else f"{winner} wins, {abs(dtm)} plies to the end"
         return {"wdl": verdict, "dtm": abs(dtm), "text": text}
 
-    def game(self, game_id: str | None, fresh: bool) -> Game:
+    def game(self, game_id: str | None, fresh: bool, subscriber: Subscriber | None = None) -> Game:
         """The game a tab asked for: by its id, a new one (``fresh``: the tab set up its own), or
-        the shared main game."""
+        the shared main game; ``subscriber`` (the tab) watches it from then on.
+
+        Finding or making the game and subscribing are one step (under the hub's lock, which
+        eviction also holds): a game is never evicted between being made and its tab watching it
+        (the tab would be left on a game that no other tab could open)."""
         with self.lock:
-            if game_id and game_id in self.games:
-                return self.games[game_id]
-            if not fresh:
-                return self.games["main"]
-            if len(self.games) >= MAX_GAMES_KEPT:
-                for key, old in list(self.games.items()):
-                    if key != "main" and not old.subscribers:
-                        old.close()
-                        del self.games[key]
-                        break
-                else:
-                    raise ValueError("too many games open: close some tabs")
-            game = Game(self, secrets.token_hex(6))
-            self.games[game.id] = game
+            game = self._find(game_id, fresh)
+            if subscriber is not None:
+                with game.lock:
+                    game.subscribers.add(subscriber)
             return game
+
+    def _find(self, game_id: str | None, fresh: bool) -> Game:
+        if game_id and game_id in self.games:
+            return self.games[game_id]
+        if not fresh:
+            return self.games["main"]
+        if len(self.games) >= MAX_GAMES_KEPT:
+            for key, old in list(self.games.items()):
+                if key != "main" and not old.subscribers:
+                    old.close()
+                    del self.games[key]
+                    break
+            else:
+                raise ValueError("too many games open: close some tabs")
+        game = Game(self, secrets.token_hex(6))
+        self.games[game.id] = game
+        return game
 
     def close(self) -> None:
         for game in list(self.games.values()):
@@ -510,8 +521,13 @@ def _path(message: Mapping[str, Any]) -> list[int]:
 
 def choices(game: Game, path: list[int]) -> dict[str, Any]:
     """What may follow a partial path of squares: the next landings and whether it may stop here.
-    A path that only one move has, with nothing after it, is that move: it is played."""
+    A path that only one move has, with nothing after it, is that move: it is played.
+
+    The answer names the position it is about (``fen``): it reaches the tab after the game's lock is
+    let go, so another tab's move may reach it first, and the page drops an answer about a
+    position it no longer shows."""
     board = game.board()
+    fen = board.fen()
     result, _ = game.result()
     legal = [] if result and game.cursor == len(game.moves) else list(board.legal_moves)
     matching = [m for m in legal if list(m.path[: len(path)]) == path]
@@ -519,12 +535,14 @@ def choices(game: Game, path: list[int]) -> dict[str, Any]:
     longer = [m for m in matching if len(m.path) > len(path)]
     if exact and not longer:
         game.play(exact[0])
-        return {"type": "choices", "path": [], "targets": [], "stop": False, "played": exact[0].uci()}
+        played = exact[0].uci()
+        return {"type": "choices", "fen": fen, "path": [], "targets": [], "stop": False, "played": played}
     if not matching:
-        return {"type": "choices", "path": [], "targets": [], "stop": False}
+        return {"type": "choices", "fen": fen, "path": [], "targets": [], "stop": False}
     targets = sorted({square_name(m.path[len(path)]) for m in longer})
     message: dict[str, Any] = {
         "type": "choices",
+        "fen": fen,
         "path": [square_name(sq) for sq in path],
         "targets": targets,
         "stop": bool(exact) and len(path) > 1,
@@ -764,12 +782,11 @@ def create_app(
         else:
             try:
                 fresh = bool(params.get("fen")) or params.get("mode") == "play"
-                game = await asyncio.to_thread(hub.game, params.get("game"), fresh)
+                game = await asyncio.to_thread(hub.game, params.get("game"), fresh, subscriber)
             except ValueError as error:
                 await websocket.send_json({"type": "error", "message": str(error)})
                 await websocket.close()
                 return
-            await asyncio.to_thread(_subscribe, game, subscriber)
             mode = params.get("mode")
             if not params.get("game") and fresh:
                 # A tab that asked for its own game sets it up.
@@ -857,11 +874,6 @@ async def _cancel(task: asyncio.Task[None]) -> None:
     task.cancel()
     with contextlib.suppress(BaseException):
         await task
-
-
-def _subscribe(game: Game, subscriber: Subscriber) -> None:
-    with game.lock:
-        game.subscribers.add(subscriber)
 
 
 def _leave(game: Game, subscriber: Subscriber) -> None:

@@ -97,6 +97,8 @@ class MatchWatch:
     # -- what the tabs see
 
     def snapshot(self) -> dict[str, Any]:
+        """The match as a message (called under ``lock``). Its lists and dicts are copies: a tab's
+        message is serialised later, on the server's event loop, while the match goes on."""
         return {
             "type": "match",
             "first": self.first[0],
@@ -104,9 +106,9 @@ class MatchWatch:
             "score": f"{_points(self.points[0])}-{_points(self.points[1])}",
             "games": len(self.finished),
             "total": self.games,
-            "finished": self.finished,
-            "current": self.current,
-            "evals": self.evals,
+            "finished": list(self.finished),  # its games are never changed once in
+            "current": dict(self.current),  # replaced, never changed, but copied all the same
+            "evals": dict(self.evals),
             "done": self.done,
             "error": self.error,
         }

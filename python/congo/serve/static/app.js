@@ -124,6 +124,14 @@ function answered() {
 
 function onChoices(message) {
   if (message.played) { clearSelection(false); answered(); return; }
+  if (!state || message.fen !== state.fen) {
+    // An answer about a position this tab no longer shows (another tab moved before it came):
+    // dropped, with the clicks that waited for it.
+    pending = false;
+    queued.length = 0;
+    clearSelection(true);
+    return;
+  }
   if (!message.path.length) { clearSelection(true); answered(); return; }
   path = message.path;
   targets = message.targets;
