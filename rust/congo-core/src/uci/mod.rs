@@ -680,11 +680,13 @@ impl SearchJob {
         let tables = engine.tablebase().cloned();
         let failures_before = tables.as_ref().map_or(0, |t| t.failures());
         let mut last_best: Option<Path> = None;
+        let mut hashfull = 0;
         let result =
             engine.search_prepared(&self.position, &self.history, &self.limits, &self.options, &mut |info| {
                 if info.multipv == 1 && info.bound == Bound::Exact {
                     last_best = info.pv.first().map(|m| m.path);
                 }
+                hashfull = info.hashfull;
                 out.line(&info_line(info));
             });
         match result.best_move {
@@ -692,7 +694,18 @@ impl SearchJob {
             // that the last info agrees with the bestmove.
             Some(best) if last_best != Some(best.path) => {
                 for (index, line) in result.lines.iter().enumerate() {
-                    out.line(&final_info_line(&result, index, line.score, &line.pv));
+                    // The same line as every other `info` (the table's use as last reported).
+                    out.line(&info_line(&SearchInfo {
+                        multipv: u32::try_from(index + 1).unwrap_or(u32::MAX),
+                        bound: Bound::Exact,
+                        depth: result.depth,
+                        seldepth: result.seldepth,
+                        score: line.score,
+                        pv: line.pv.clone(),
+                        nodes: result.nodes,
+                        time: result.time,
+                        hashfull,
+                    }));
                 }
             }
             Some(_) => {}
@@ -746,20 +759,6 @@ pub fn info_line(info: &SearchInfo) -> String {
         info.hashfull,
         info.time.as_millis(),
         pv_text(&info.pv)
-    )
-}
-
-fn final_info_line(result: &SearchResult, index: usize, score: Score, pv: &[Move]) -> String {
-    format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} pv {}",
-        result.depth,
-        result.seldepth,
-        index + 1,
-        score_text(score),
-        result.nodes,
-        result.nps(),
-        result.time.as_millis(),
-        pv_text(pv)
     )
 }
 
