@@ -243,9 +243,12 @@ impl Evaluator {
             score += if color == us { side } else { -side };
         }
         score += Self::lion_line(board, us) * w[f::LION_LINE];
-        let (any, lower) = activities[(!us).index()].threats(board, us);
-        for r in 0..8 {
-            score += any[r] * w[f::THREAT + r] + lower[r] * w[f::THREAT_LOWER + r];
+        if self.params.threats != 0 {
+            // Off by default (a match found no gain): its weights are then all 0, and so is this.
+            let (any, lower) = activities[(!us).index()].threats(board, us);
+            for r in 0..8 {
+                score += any[r] * w[f::THREAT + r] + lower[r] * w[f::THREAT_LOWER + r];
+            }
         }
         score + w[f::TEMPO]
     }
@@ -497,11 +500,12 @@ mod tests {
         let mut scaled = EvalParams::default();
         (scaled.pst, scaled.mobility, scaled.drowning, scaled.lion_safety) = (150, 50, 70, 200);
         (scaled.pawn_advance, scaled.promotion, scaled.material[2]) = (130, 25, 310);
+        scaled.threats = 300; // on (the default is off), and larger than fitted
         for params in [EvalParams::default(), scaled] {
             let evaluator = Evaluator::new(&params);
             assert_eq!(evaluator.weights().len(), features::COUNT);
             assert_eq!(features::names().len(), features::COUNT);
-            let mut in_river = 0;
+            let (mut in_river, mut threatened) = (0, 0);
             let mut positions = random_positions(20_000, 7);
             for fen in [
                 "3l3/7/7/2Z1Z2/7/7/3L3 w 1",
@@ -515,10 +519,12 @@ mod tests {
                 let x = evaluator.features(&pos);
                 in_river +=
                     usize::from(x[features::DROWN_MOVER..features::LION_LINE].iter().any(|&v| v != 0));
+                threatened += usize::from(x[features::THREAT..features::TEMPO].iter().any(|&v| v != 0));
                 assert_eq!(evaluator.evaluate(&pos), dot(&x, evaluator.weights()), "{}", pos.fen());
             }
-            // The drowning features were exercised too.
+            // The drowning and threat features were exercised too.
             assert!(in_river >= 4, "{in_river}");
+            assert!(threatened >= 1000, "{threatened}");
         }
     }
 
