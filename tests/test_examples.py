@@ -61,7 +61,7 @@ def test_train_policy_learns_better_than_chance(tmp_path: Path) -> None:
     import pytest
 
     pytest.importorskip("numpy")
-    out = run("train_policy.py", "--games", "12", "--nodes", "200", "--epochs", "40", cwd=tmp_path)
+    out = run("train_policy.py", "--games", "24", "--nodes", "200", "--epochs", "40", cwd=tmp_path)
     line = out.splitlines()[-1]
     policy, chance = (float(part.split()[-1].rstrip("%")) for part in line.split(":")[1].split(","))
     assert policy > 2 * chance, line

@@ -13,14 +13,30 @@ import sys
 import time
 
 from congo import match
-from congo.engine import SimpleEngine
+from congo.engine import EngineError, SimpleEngine
 
 
 class PatientUciPlayer(match.UciPlayer):
+    """A UCI player that waits long and starts again: an engine starting while the machine's disk
+    is busy (a build, a test suite) once took more than the 30 s handshake timeout, and the error
+    ended a match of 600 games. Starting is retried (the game has not begun, so nothing is
+    counted twice); a failure during a game still loses it, as in ``congo match``."""
+
     def _started(self) -> SimpleEngine:
-        engine = super()._started()
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                engine = super()._started()
+                break
+            except EngineError as error:
+                self._engine = None
+                if attempt == START_ATTEMPTS:
+                    raise
+                print(f"  {self.name}: {error}; starting again ({attempt})", file=sys.stderr)
         engine.timeout = 120.0
         return engine
+
+
+START_ATTEMPTS = 5
 
 
 def main() -> int:
