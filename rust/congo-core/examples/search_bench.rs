@@ -1,8 +1,11 @@
 //! Search speed: nodes per second at a fixed depth over a set of positions.
 //!
 //! ```text
-//! cargo run --release -p congo-core --example search_bench -- [DEPTH] [THREADS]
+//! cargo run --release -p congo-core --example search_bench -- [DEPTH] [THREADS] [NAME=VALUE ...]
 //! ```
+//!
+//! `NAME=VALUE`: engine parameters (`congo options`), e.g. `iir=0 lmr_divisor=225` to search the
+//! tree of other settings with this build's code.
 
 use congo_core::search::{Engine, Limits};
 use congo_core::Position;
@@ -15,6 +18,10 @@ fn main() {
     let depth: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(9);
     let threads: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let mut engine = Engine::new(threads, 64).expect("engine");
+    for setting in args {
+        let (name, value) = setting.split_once('=').expect("NAME=VALUE");
+        engine.set_param(name, value.parse::<i64>().expect("an integer value")).expect("a parameter");
+    }
     let (mut nodes, mut searching) = (0, std::time::Duration::ZERO);
     let fens = POSITIONS.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'));
     for fen in fens {
