@@ -599,8 +599,7 @@ mod tests {
     fn the_soft_limit_of_a_fixed_time_is_a_parameter() {
         let start = Instant::now();
         let limits = Limits::time(Duration::from_millis(100));
-        let mut params = SearchParams::default();
-        params.movetime_soft = 40;
+        let mut params = SearchParams { movetime_soft: 40, ..SearchParams::default() };
         let c = Clock::new(start, &limits, Duration::ZERO, false, SoftLimits::of(&params));
         let soft = c.soft.expect("a soft limit").duration_since(start);
         assert!(soft.abs_diff(Duration::from_millis(40)) < Duration::from_micros(1), "{soft:?}");
@@ -608,7 +607,8 @@ mod tests {
         params.movetime_soft = 100;
         let c = Clock::new(start, &limits, Duration::ZERO, false, SoftLimits::of(&params));
         assert_eq!(c.soft, None);
-        assert_eq!(c.hard, Some(start + Duration::from_millis(100) - SAFETY_MARGIN));
+        assert_eq!(c.hard, start.checked_add(Duration::from_micros(100_000 - 1_500)));
+        assert_eq!(SAFETY_MARGIN, Duration::from_micros(1_500));
         // A clock's soft limit is its own parameter.
         params.clock_soft = 50;
         let clock = Limits::clock(GameClock {
