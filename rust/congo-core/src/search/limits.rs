@@ -341,6 +341,12 @@ impl Default for SoftLimits {
     }
 }
 
+/// `duration × fraction`, or `None` when that is too long to represent (no limit, then).
+/// (`Duration::mul_f64` panics there: a fraction of 1 or more of a huge limit overflows it.)
+fn scaled(duration: Duration, fraction: f64) -> Option<Duration> {
+    Duration::try_from_secs_f64(duration.as_secs_f64() * fraction).ok()
+}
+
 impl Clock {
     /// The deadlines of a search started at `start`; `pondering`: none until [`Clock::ponderhit`].
     pub fn new(
@@ -355,14 +361,15 @@ impl Clock {
         let mut hard = limits.time.map(|t| t.saturating_sub(SAFETY_MARGIN).max(t / 2));
         let mut first = hard;
         // A soft limit at or past the hard one is none: the search runs until the hard limit.
-        let mut soft = limits.time.map(|t| t.mul_f64(soft_limits.movetime)).filter(|&s| Some(s) < hard);
+        let mut soft = limits.time.and_then(|t| scaled(t, soft_limits.movetime)).filter(|&s| Some(s) < hard);
         if let Some(clock) = &limits.clock {
             let budget = time_budget(clock, overhead);
             hard = Some(hard.map_or(budget.maximum, |h| h.min(budget.maximum)));
             let last_resort = first_iteration_limit(clock, overhead).max(budget.maximum);
             first = Some(first.map_or(last_resort, |f| f.min(last_resort)));
-            let clock_soft = budget.optimum.mul_f64(soft_limits.clock);
-            soft = Some(soft.map_or(clock_soft, |s| s.min(clock_soft)));
+            if let Some(clock_soft) = scaled(budget.optimum, soft_limits.clock) {
+                soft = Some(soft.map_or(clock_soft, |s| s.min(clock_soft)));
+            }
         }
         let first_extra = match (hard, first) {
             (Some(h), Some(f)) => f.saturating_sub(h),
@@ -453,6 +460,15 @@ mod tests {
             SoftLimits::default(),
         );
         assert!(clock.hard.is_some() && clock.soft < clock.hard);
+        // The soft limits at their largest, of the largest limit and clock: still no panic.
+        let most = SoftLimits { movetime: 1.0, clock: 4.0 };
+        let clock = Clock::new(Instant::now(), &Limits::time(Duration::MAX), Duration::ZERO, false, most);
+        assert!(clock.hard.is_none());
+        assert!(clock.soft.is_none());
+        let huge = GameClock { remaining: Duration::MAX, increment: Duration::MAX, moves_to_go: None };
+        for limits in [Limits::clock(huge), Limits { time: Some(Duration::MAX), ..Limits::clock(huge) }] {
+            let _ = Clock::new(Instant::now(), &limits, Duration::ZERO, false, most);
+        }
     }
 
     fn clock(remaining_ms: u64, increment_ms: u64, moves_to_go: Option<u32>) -> GameClock {
