@@ -175,11 +175,12 @@ fn several_threads_agree_on_forced_wins() {
 
 #[test]
 fn repetitions_are_draws() {
-    // No capture is possible here, so every move is reversible. Put the position after each root
+    // No capture is possible here (White is a giraffe up: the score is not 0 without a history), so
+    // every move is reversible. Put the position after each root
     // move into the game history (four plies back from it, or further): every move then repeats a
     // position, and the search sees only draws.
-    let pos = position("2l4/7/1z3z1/7/1Z3Z1/7/4L2 w 1");
-    let free = search("2l4/7/1z3z1/7/1Z3Z1/7/4L2 w 1", Limits::depth(4));
+    let pos = position("2l4/7/1z3z1/7/1Z3Z1/7/G3L2 w 1");
+    let free = search("2l4/7/1z3z1/7/1Z3Z1/7/G3L2 w 1", Limits::depth(4));
     assert_ne!(free.score, Score::Cp(0));
     let children: Vec<u64> = pos.legal_moves().iter().map(|m| pos.play_unchecked(m).zobrist_hash()).collect();
     // history[len - 3 - 2k] = child k: the child at ply 1 looks 4, 6, ... plies back.
@@ -198,7 +199,7 @@ fn repetitions_are_draws() {
 fn contempt_makes_a_draw_cost_the_side_the_engine_plays() {
     // The position of `repetitions_are_draws`, where every root move repeats: the draw now scores
     // minus the contempt for the side to move.
-    let pos = position("2l4/7/1z3z1/7/1Z3Z1/7/4L2 w 1");
+    let pos = position("2l4/7/1z3z1/7/1Z3Z1/7/G3L2 w 1");
     let children: Vec<u64> = pos.legal_moves().iter().map(|m| pos.play_unchecked(m).zobrist_hash()).collect();
     let len = 2 * children.len() + 3;
     let mut history = vec![0xdead_beef_u64; len];
@@ -230,7 +231,7 @@ fn every_number_of_the_search_changes_the_search() {
         ("null_reduction", 1),
         ("aspiration_window", 6),
         ("lmr_history", 300),
-        ("iir", 1),
+        ("iir", 0),
         ("futility_quiet", 60),
     ] {
         assert_ne!(nodes(Some(change)), default, "{change:?} made no difference");
