@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use congo_core::search::{Engine, Limits, Score, SearchInfo};
+use congo_core::search::{Engine, Limits, Score, SearchInfo, SearchOptions};
 use congo_core::{Position, Termination};
 
 fn position(fen: &str) -> Position {
@@ -137,6 +137,7 @@ fn reports_every_completed_iteration() {
 fn stop_ends_an_unlimited_search_promptly() {
     let mut engine = Engine::new(1, 16).unwrap();
     let handle = engine.stop_handle();
+    handle.prepare(false);
     let stopped_at = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stopped_at);
     let stopper = std::thread::spawn(move || {
@@ -146,7 +147,15 @@ fn stop_ends_an_unlimited_search_promptly() {
         handle.stop();
         at
     });
-    let result = engine.search(&Position::start(), &[], &Limits::infinite(), &mut |_| {});
+    // `search_prepared` after `prepare`: a stop sent before the search starts (the main thread
+    // may wait for the processor longer than the stopper sleeps) is not cleared by it.
+    let result = engine.search_prepared(
+        &Position::start(),
+        &[],
+        &Limits::infinite(),
+        &SearchOptions::default(),
+        &mut |_| {},
+    );
     let returned = Instant::now();
     let asked = stopper.join().unwrap();
     assert!(stopped_at.load(Ordering::SeqCst));

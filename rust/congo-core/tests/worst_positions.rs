@@ -10,7 +10,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use congo_core::rng::SplitMix64;
-use congo_core::search::{Engine, Limits};
+use congo_core::search::{Engine, Limits, SearchOptions};
 use congo_core::{perft, Position};
 
 const SUITE: &str = include_str!("../../../tests/data/worst.suite");
@@ -90,12 +90,16 @@ fn stop_ends_the_first_iteration_promptly() {
         let pos = case(id);
         let mut engine = Engine::new(1, 16).unwrap();
         let handle = engine.stop_handle();
+        handle.prepare(false);
         let stopper = thread::spawn(move || {
             thread::sleep(Duration::from_millis(30));
             handle.stop();
             Instant::now()
         });
-        let result = engine.search(&pos, &[], &Limits::infinite(), &mut |_| {});
+        // `search_prepared` after `prepare`: a stop sent before the search starts (the main thread
+        // may wait for the processor longer than the stopper sleeps) is not cleared by it.
+        let result =
+            engine.search_prepared(&pos, &[], &Limits::infinite(), &SearchOptions::default(), &mut |_| {});
         let returned = Instant::now();
         let asked = stopper.join().unwrap();
         assert!(result.best_move.is_some_and(|m| pos.is_legal(&m.path)), "{id}");
