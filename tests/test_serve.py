@@ -792,20 +792,27 @@ def test_two_tabs_stay_in_sync(browser: Browser, page: Page, server: Server) -> 
     expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1b2")
 
 
-@needs_browser
-def test_a_tab_that_hears_of_a_move_last_catches_up(browser: Browser, page: Page, server: Server) -> None:
-    """The order that test_two_tabs_stay_in_sync met by chance, forced: the server's messages to the
-    tab that played are held back until the other tab shows the move, then delivered."""
+def hold_frames(page: Page) -> tuple[list[str | bytes], list[bool], list[Any]]:
+    """Routes the page's socket through the test: the server's messages pass through, unless
+    ``holding[0]`` is set, when they are kept in ``held`` (``routes[0].send`` delivers them later)."""
     held: list[str | bytes] = []
     holding = [False]
     routes: list[Any] = []
 
-    def route(ws: Any) -> None:  # the first tab's socket, passed through unless holding
+    def route(ws: Any) -> None:
         upstream = ws.connect_to_server()
         routes.append(ws)
         upstream.on_message(lambda message: held.append(message) if holding[0] else ws.send(message))
 
     page.route_web_socket(re.compile(r"/ws\?"), route)
+    return held, holding, routes
+
+
+@needs_browser
+def test_a_tab_that_hears_of_a_move_last_catches_up(browser: Browser, page: Page, server: Server) -> None:
+    """The order that test_two_tabs_stay_in_sync met by chance, forced: the server's messages to the
+    tab that played are held back until the other tab shows the move, then delivered."""
+    held, holding, routes = hold_frames(page)
     open_board(page, server, fen=CHAIN_FEN)
     other = open_second_tab(page)
     expect(other.locator("#board")).to_have_attribute("data-fen", CHAIN_FEN)
@@ -840,16 +847,7 @@ def test_an_answer_about_a_position_gone_is_dropped(browser: Browser, page: Page
     """A tab asks what its clicked piece may do; before the answer comes, another tab moves. When
     the answer arrives after the new position (the server answers outside the game's lock, so this
     order happens), the page drops it rather than show the old position's targets on the new board."""
-    held: list[str | bytes] = []
-    holding = [False]
-    routes: list[Any] = []
-
-    def route(ws: Any) -> None:
-        upstream = ws.connect_to_server()
-        routes.append(ws)
-        upstream.on_message(lambda message: held.append(message) if holding[0] else ws.send(message))
-
-    page.route_web_socket(re.compile(r"/ws\?"), route)
+    held, holding, routes = hold_frames(page)
     open_board(page, server, fen=CHAIN_FEN)
     other = open_second_tab(page)
     expect(other.locator("#board")).to_have_attribute("data-fen", CHAIN_FEN)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -71,6 +72,9 @@ def main() -> int:
     parser.add_argument("--fixed", default="", help="options both engines share, as in NAME=V,NAME=V")
     parser.add_argument("--log", required=True, help="JSON lines, one per iteration")
     args = parser.parse_args()
+    if os.path.exists(args.log):
+        # A run's log is its record (benches/results/): never written over.
+        parser.error(f"{args.log} exists; give a new name for this run's log")
 
     rng = random.Random(args.seed)
     openings = match.default_openings()

@@ -182,15 +182,13 @@ fn several_threads_agree_on_forced_wins() {
     }
 }
 
-#[test]
-fn repetitions_are_draws() {
-    // No capture is possible here (White is a giraffe up: the score is not 0 without a history), so
-    // every move is reversible. Put the position after each root
-    // move into the game history (four plies back from it, or further): every move then repeats a
-    // position, and the search sees only draws.
-    let pos = position("2l4/7/1z3z1/7/1Z3Z1/7/G3L2 w 1");
-    let free = search("2l4/7/1z3z1/7/1Z3Z1/7/G3L2 w 1", Limits::depth(4));
-    assert_ne!(free.score, Score::Cp(0));
+/// No capture is possible here (White is a giraffe up: the score is not 0 without a history), so
+/// every move is reversible.
+const REVERSIBLE: &str = "2l4/7/1z3z1/7/1Z3Z1/7/G3L2 w 1";
+
+/// A game history in which the position after each root move of `pos` appeared before (four plies
+/// back from it, or further): every root move then repeats a position.
+fn history_repeating_every_move(pos: &Position) -> Vec<u64> {
     let children: Vec<u64> = pos.legal_moves().iter().map(|m| pos.play_unchecked(m).zobrist_hash()).collect();
     // history[len - 3 - 2k] = child k: the child at ply 1 looks 4, 6, ... plies back.
     let len = 2 * children.len() + 3;
@@ -198,6 +196,16 @@ fn repetitions_are_draws() {
     for (k, &child) in children.iter().enumerate() {
         history[len - 3 - 2 * k] = child;
     }
+    history
+}
+
+#[test]
+fn repetitions_are_draws() {
+    // With every move repeating, the search sees only draws.
+    let pos = position(REVERSIBLE);
+    let free = search(REVERSIBLE, Limits::depth(4));
+    assert_ne!(free.score, Score::Cp(0));
+    let history = history_repeating_every_move(&pos);
     let mut engine = Engine::new(1, 16).unwrap();
     let result = engine.search(&pos, &history, &Limits::depth(4), &mut |_| {});
     assert_eq!(result.score, Score::Cp(0));
@@ -208,13 +216,8 @@ fn repetitions_are_draws() {
 fn contempt_makes_a_draw_cost_the_side_the_engine_plays() {
     // The position of `repetitions_are_draws`, where every root move repeats: the draw now scores
     // minus the contempt for the side to move.
-    let pos = position("2l4/7/1z3z1/7/1Z3Z1/7/G3L2 w 1");
-    let children: Vec<u64> = pos.legal_moves().iter().map(|m| pos.play_unchecked(m).zobrist_hash()).collect();
-    let len = 2 * children.len() + 3;
-    let mut history = vec![0xdead_beef_u64; len];
-    for (k, &child) in children.iter().enumerate() {
-        history[len - 3 - 2 * k] = child;
-    }
+    let pos = position(REVERSIBLE);
+    let history = history_repeating_every_move(&pos);
     let mut engine = Engine::new(1, 16).unwrap();
     engine.set_param("contempt", 30).unwrap();
     let result = engine.search(&pos, &history, &Limits::depth(4), &mut |_| {});
