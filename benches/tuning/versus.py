@@ -4,6 +4,8 @@ timeout counts as a loss by crash. Same games, openings and statistics as ``cong
 
     nice -n 19 python benches/tuning/versus.py engine:nodes=2000 \\
         "uci[nodes=2000,Hash=16]:/tmp/baseline/congo-uci" --games 300 --seed 7
+    python benches/tuning/versus.py "uci[time=0.05,nnue=true]:congo-uci" "uci[time=0.05]:congo-uci" \\
+        --games 2000 --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05     # stops at a bound
 """
 
 from __future__ import annotations
@@ -47,7 +49,11 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--concurrency", type=int, default=1, help="games at once (one core each)")
     parser.add_argument("--openings", help="FEN file (default: the bundled balanced suite)")
+    parser.add_argument(
+        "--sprt", nargs="+", metavar="NAME=VALUE", help="stop at an SPRT's bound, as congo match's --sprt"
+    )
     args = parser.parse_args()
+    sprt = None if args.sprt is None else match.SPRT.parse(args.sprt)
     match.UciPlayer = PatientUciPlayer  # type: ignore[misc]
     players = [match.parse_player(spec) for spec in (args.first, args.second)]
     start = time.time()
@@ -55,7 +61,8 @@ def main() -> int:
     def progress(result: match.MatchResult, game: object) -> None:
         if result.played % 20 == 0:
             score = f"+{result.wins} ={result.draws} -{result.losses}"
-            print(f"  {result.played} games: {score}", file=sys.stderr)
+            llr = "" if result.llr is None else f", LLR {result.llr:.2f}"
+            print(f"  {result.played} games: {score}{llr}", file=sys.stderr)
 
     openings = match.read_openings(args.openings) if args.openings else None
     result = match.run_match(
@@ -65,6 +72,7 @@ def main() -> int:
         seed=args.seed,
         openings=openings,
         concurrency=args.concurrency,
+        sprt=sprt,
         on_game=progress,
     )
     print(result.summary())

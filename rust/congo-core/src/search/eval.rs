@@ -14,6 +14,7 @@
 //!
 //! Everything is computed from White's point of view and turned to the side to move's at the end.
 
+use super::nnue::{self, Network};
 use super::params::EvalParams;
 use super::weights;
 use crate::bitboard::Bitboard;
@@ -151,6 +152,8 @@ pub struct Evaluator {
     table: Box<[[[i32; NUM_SQUARES]; 8]; 2]>,
     /// The weight vector ([`features`]) as the evaluation uses it (percent scales applied).
     weights: Vec<i32>,
+    /// The learned evaluation, when `nnue` is on: it replaces [`Evaluator::evaluate`]'s terms.
+    network: Option<&'static Network>,
 }
 
 impl Evaluator {
@@ -192,7 +195,8 @@ impl Evaluator {
                 }
             }
         }
-        Evaluator { params: *params, table, weights: w }
+        let network = params.nnue.then(nnue::network);
+        Evaluator { params: *params, table, weights: w, network }
     }
 
     /// The material value of a role (0 for the lion).
@@ -218,9 +222,18 @@ impl Evaluator {
         total
     }
 
+    /// The learned evaluation, if it is the one in use (the search then updates its accumulators
+    /// move by move rather than calling [`Evaluator::evaluate`]).
+    pub(crate) fn network(&self) -> Option<&'static Network> {
+        self.network
+    }
+
     /// The evaluation of a position for the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         use features as f;
+        if let Some(network) = self.network {
+            return network.evaluate(pos);
+        }
         let board = pos.board();
         let us = pos.turn();
         let w = &self.weights;

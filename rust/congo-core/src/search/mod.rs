@@ -29,6 +29,7 @@ mod attacks;
 mod endgame;
 pub mod eval;
 mod limits;
+mod nnue;
 mod ordering;
 pub mod params;
 mod score;

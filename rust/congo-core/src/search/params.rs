@@ -116,6 +116,8 @@ pub struct EvalParams {
     pub tempo: i32,
     /// Threats against the side to move's pieces, percent (0, off: see the default).
     pub threats: i32,
+    /// The learned evaluation ([`super::nnue`]) instead of the hand-written one (off: see the default).
+    pub nnue: bool,
 }
 
 impl Default for EvalParams {
@@ -134,6 +136,8 @@ impl Default for EvalParams {
             tempo: weights::TEMPO,
             // Fitted with the other weights, but 400 games at 5,000 nodes found no gain (docs/engine.md).
             threats: 0,
+            // Off unless an SPRT at equal time finds it stronger than the hand-written one (docs/engine.md).
+            nnue: false,
         }
     }
 }
@@ -233,6 +237,7 @@ pub const PARAMS: &[ParamInfo] = &[
     weight("promotion", "a pawn one step from promotion (cp)", 1000),
     weight("tempo", "bonus for the side to move (cp)", 200),
     weight("threats", "threats against the side to move's pieces (percent)", 1000),
+    switch("nnue", "the learned evaluation (a small network) instead of the hand-written one"),
 ];
 
 impl Params {
@@ -277,6 +282,7 @@ impl Params {
             "promotion" => Slot::Weight(&mut e.promotion),
             "tempo" => Slot::Weight(&mut e.tempo),
             "threats" => Slot::Weight(&mut e.threats),
+            "nnue" => Slot::Switch(&mut e.nnue),
             _ => return None,
         })
     }

@@ -11,10 +11,12 @@ use smallvec::SmallVec;
 use super::attacks::{can_capture_lion, lion_attacked};
 use super::eval::Evaluator;
 use super::limits::{Clock, Limits};
+use super::nnue::{Accumulator, Network};
 use super::ordering::{captured_value, is_promotion, move_key, Heuristics, MovePicker, Orderer, ScoredMove};
 use super::params::{Params, SearchParams};
 use super::score::{from_tt, is_decisive, lost_at, to_tt, win_in, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use super::tt::{Bound, Entry, TranspositionTable};
+use crate::board::Board;
 use crate::moves::Move;
 use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
@@ -154,6 +156,16 @@ pub(crate) struct Worker<'a> {
     stop_on_ponderhit: bool,
     /// The lines of the last completed iteration, best first (main thread).
     completed: Vec<RootMove>,
+    /// With the learned evaluation on, its accumulators along the search path.
+    nnue: Option<NnueStack>,
+}
+
+/// The learned evaluation's accumulators of the nodes on the search path: `acc[ply]` is of
+/// `boards[ply]`, computed from the parent's on entering the node (copy-make: leaving it is free).
+struct NnueStack {
+    network: &'static Network,
+    acc: Vec<Accumulator>,
+    boards: Vec<Board>,
 }
 
 impl<'a> Worker<'a> {
@@ -201,6 +213,11 @@ impl<'a> Worker<'a> {
             clock: shared.clock,
             stop_on_ponderhit: false,
             completed: Vec::new(),
+            nnue: shared.eval.network().map(|network| NnueStack {
+                network,
+                acc: vec![network.refresh(root.board()); MAX_PLY + 2],
+                boards: vec![*root.board(); MAX_PLY + 2],
+            }),
         }
     }
 
@@ -348,8 +365,29 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn evaluate(&self, pos: &Position) -> i32 {
-        self.shared.eval.evaluate(pos).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    /// The static evaluation of `pos`, the node at `ply`.
+    fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
+        let score = match &self.nnue {
+            Some(stack) => {
+                debug_assert!(stack.boards[ply] == *pos.board(), "the accumulators are of another node");
+                stack.network.output(&stack.acc[ply], pos.turn())
+            }
+            None => self.shared.eval.evaluate(pos),
+        };
+        score.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// Brings the learned evaluation's accumulators to `pos`, the node entered at `ply` > 0, from its
+    /// parent's (nothing to do with the hand-written evaluation).
+    #[inline]
+    fn enter_accumulators(&mut self, pos: &Position, ply: usize) {
+        if let Some(stack) = &mut self.nnue {
+            let (parents, rest) = stack.acc.split_at_mut(ply);
+            let acc = &mut rest[0];
+            *acc = parents[ply - 1];
+            stack.network.update(acc, &stack.boards[ply - 1], pos.board());
+            stack.boards[ply] = *pos.board();
+        }
     }
 
     /// Iterative deepening. Returns when the limits are reached or the search is stopped; the main
@@ -611,6 +649,7 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
+        self.enter_accumulators(pos, ply);
         if self.tick() {
             return 0;
         }
@@ -623,7 +662,7 @@ impl<'a> Worker<'a> {
         let board = pos.board();
         let us = pos.turn();
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         // Mate distance pruning: no line from here can do better than winning at once.
         alpha = alpha.max(lost_at(ply));
@@ -654,7 +693,7 @@ impl<'a> Worker<'a> {
         // shallower search first costs less and fills the table for the next iteration.
         let depth = if self.params.iir && depth >= 4 && tt_key == 0 { depth - 1 } else { depth };
 
-        let static_eval = if in_check { -INFINITE } else { self.evaluate(pos) };
+        let static_eval = if in_check { -INFINITE } else { self.evaluate(pos, ply) };
 
         // Reverse futility: far above beta near the horizon, a quiet position will not fall below it.
         if self.params.futility
@@ -806,6 +845,7 @@ impl<'a> Worker<'a> {
     /// quiet; every move while the lion is attacked.
     fn quiescence(&mut self, pos: &Position, alpha: i32, beta: i32, ply: usize, qply: usize) -> i32 {
         self.pv[ply].clear();
+        self.enter_accumulators(pos, ply);
         if self.tick() {
             return 0;
         }
@@ -827,7 +867,7 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         self.seldepth = self.seldepth.max(ply);
         if ply >= MAX_PLY - 1 || !self.params.quiescence {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         // No transposition table here: quiescence nodes are many, short-lived and rarely met twice,
         // and measured without the table the search reaches the same depth a little sooner.
@@ -835,7 +875,7 @@ impl<'a> Worker<'a> {
         let (mut best, stand_pat) = if evasions {
             (lost_at(ply), -INFINITE)
         } else {
-            let stand_pat = self.evaluate(pos);
+            let stand_pat = self.evaluate(pos, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
