@@ -91,3 +91,12 @@ def test_training_lowers_the_loss_and_writes_a_file_that_reads_back(tmp_path: Pa
     damaged.write_bytes(out.read_bytes() + b"\0")
     with pytest.raises(ValueError, match="bytes after the network"):
         nnue.read_network(damaged)
+
+
+def test_a_network_whose_accumulators_could_overflow_is_refused() -> None:
+    w1 = np.zeros((nnue.INPUTS, 4), dtype=np.int16)
+    b1 = np.zeros(4, dtype=np.int16)
+    nnue.check_accumulator_range(w1, b1)
+    w1[:2, 3] = 30_000  # two pieces on the board with these inputs: 60,000
+    with pytest.raises(ValueError, match="hidden unit 3 could reach 60000"):
+        nnue.check_accumulator_range(w1, b1)

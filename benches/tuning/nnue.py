@@ -49,7 +49,7 @@ DEFAULT_DATA = ",".join(
     )
 )
 
-from congo import _core  # noqa: E402
+from congo import MAX_PIECES_PER_COLOR, _core  # noqa: E402
 from congo.learning import encode  # noqa: E402
 
 SQUARES = 49
@@ -205,10 +205,24 @@ def train(
         say(f"  epoch {epoch + 1}/{epochs}: training loss {total / n:.5f}")
 
 
+MAX_MEN = 2 * MAX_PIECES_PER_COLOR  # men on a board at most: the inputs a perspective can have at once
+
+
+def check_accumulator_range(w1: np.ndarray, b1: np.ndarray) -> None:
+    """Raises ``ValueError`` if an accumulator (``b1`` plus at most 28 columns of ``w1``) could leave
+    the ``i16`` range the engine keeps it in (the engine refuses such a file)."""
+    largest = -np.sort(-np.abs(w1.astype(np.int64)), axis=0)[:MAX_MEN].sum(axis=0)
+    bound = np.abs(b1.astype(np.int64)) + largest
+    if bound.max() > 32767:
+        unit = int(bound.argmax())
+        raise ValueError(f"hidden unit {unit} could reach {int(bound[unit])}, beyond an i16 accumulator")
+
+
 def write_network(path: Path, net: Network, k: float) -> None:
     """The file ``nnue.rs`` reads: magic, hidden units, the centipawns per output unit (×2^16),
     then W1 (784×H, input-major), b1, w2 (2H), b2 (i32), all little-endian."""
     w1, b1, w2, b2 = net.quantised()
+    check_accumulator_range(w1, b1)
     hidden = w1.shape[1]
     cp_per_logit = 400.0 / (k * math.log(10))
     scale_q16 = round(cp_per_logit / (QA * QB) * 65536)

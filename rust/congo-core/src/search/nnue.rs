@@ -8,13 +8,14 @@
 //! into its *accumulator*; the search keeps one pair per ply and updates it from the parent's with
 //! the few pieces a move changed (moved, captured, drowned, promoted), never from scratch. The
 //! output is a weighted sum of both accumulators, clipped to `[0, QA]`, the side to move's first.
-//! Everything is integer: weights are `i16`, sums `i32`, as the trainer quantised them.
+//! Everything is integer: weights and accumulators are `i16` (the file is checked to keep every
+//! accumulator in range), the output's sums `i32`, as the trainer quantised them.
 
 use std::sync::LazyLock;
 
 use crate::board::Board;
 use crate::piece::{Color, Piece, Role};
-use crate::position::Position;
+use crate::position::{Position, MAX_PIECES_PER_COLOR};
 use crate::square::{Square, NUM_SQUARES};
 
 /// Units of the hidden layer (the trainer's `--hidden`; the network file must agree).
@@ -22,7 +23,9 @@ pub const HIDDEN: usize = 64;
 /// Inputs of one perspective: own or the opponent's, 8 roles, 49 squares.
 pub const INPUTS: usize = 2 * 8 * NUM_SQUARES;
 /// The first layer's scale: an accumulator value of `QA` is 1.0, where the clipping saturates.
-const QA: i32 = 64;
+const QA: i16 = 64;
+/// The most men on a board: every input a perspective can have at once.
+const MAX_MEN: usize = 2 * MAX_PIECES_PER_COLOR as usize;
 const MAGIC: &[u8; 8] = b"CONGONN1";
 
 /// The network trained by `benches/tuning/nnue.py`, compiled in.
@@ -52,7 +55,7 @@ pub struct Network {
 
 /// One perspective's accumulator per colour, indexed by [`Color::index`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Accumulator([[i32; HIDDEN]; 2]);
+pub struct Accumulator([[i16; HIDDEN]; 2]);
 
 impl Network {
     /// Reads a network file: the magic `CONGONN1`, the hidden units (u32), the scale (i32), then
@@ -81,29 +84,38 @@ impl Network {
         if reader.at != bytes.len() {
             return Err(format!("{} bytes after the network", bytes.len() - reader.at));
         }
+        // An accumulator is b1 plus at most MAX_MEN columns of w1: with the largest of them it must
+        // still fit in i16, so that the incremental sums are exact.
+        for unit in 0..HIDDEN {
+            let mut column: Vec<i64> = w1.iter().map(|row| i64::from(row[unit]).abs()).collect();
+            column.sort_unstable_by(|a, b| b.cmp(a));
+            let bound = i64::from(b1[unit]).abs() + column.iter().take(MAX_MEN).sum::<i64>();
+            if bound > i64::from(i16::MAX) {
+                return Err(format!("hidden unit {unit} could reach {bound}, beyond an i16 accumulator"));
+            }
+        }
         Ok(Network { scale_q16, w1, b1, w2, b2 })
     }
 
     /// The accumulators of a board, computed from scratch.
     pub fn refresh(&self, board: &Board) -> Accumulator {
-        let mut acc = Accumulator([[0; HIDDEN]; 2]);
-        for side in &mut acc.0 {
-            for (a, &b) in side.iter_mut().zip(&self.b1) {
-                *a = i32::from(b);
-            }
-        }
+        let mut acc = Accumulator([self.b1; 2]);
+        let mut added = Changes::default();
         for (sq, piece) in board.pieces() {
-            self.add(&mut acc, piece, sq);
+            added.push(piece, sq);
         }
+        self.apply(&mut acc, &added, &Changes::default());
         acc
     }
 
     /// Brings `acc`, the accumulators of `parent`, to those of `child`: only the pieces that differ
-    /// (a move changes a few, a monkey's chain or a drowning a few more).
+    /// (a move changes a few, a monkey's chain or a drowning a few more), in one pass over each
+    /// perspective's accumulator.
     pub fn update(&self, acc: &mut Accumulator, parent: &Board, child: &Board) {
         if parent == child {
             return; // a null move
         }
+        let (mut added, mut removed) = (Changes::default(), Changes::default());
         for color in Color::ALL {
             if parent.by_color(color) == child.by_color(color) {
                 continue;
@@ -115,10 +127,32 @@ impl Network {
                     continue;
                 }
                 for sq in old & !new {
-                    self.remove(acc, piece, sq);
+                    removed.push(piece, sq);
                 }
                 for sq in new & !old {
-                    self.add(acc, piece, sq);
+                    added.push(piece, sq);
+                }
+            }
+        }
+        self.apply(acc, &added, &removed);
+    }
+
+    /// Adds the inputs of `added` and subtracts those of `removed`, each perspective in one pass.
+    /// Wrapping arithmetic: an intermediate sum may leave the `i16` range, the result cannot
+    /// ([`Network::from_bytes`] checks the bound).
+    fn apply(&self, acc: &mut Accumulator, added: &Changes, removed: &Changes) {
+        for view in Color::ALL {
+            let side = &mut acc.0[view.index()];
+            for i in added.of(view) {
+                let column = &self.w1[i];
+                for (a, &w) in side.iter_mut().zip(column) {
+                    *a = a.wrapping_add(w);
+                }
+            }
+            for i in removed.of(view) {
+                let column = &self.w1[i];
+                for (a, &w) in side.iter_mut().zip(column) {
+                    *a = a.wrapping_sub(w);
                 }
             }
         }
@@ -128,11 +162,14 @@ impl Network {
     pub fn output(&self, acc: &Accumulator, turn: Color) -> i32 {
         let mut sum = i64::from(self.b2);
         for (side, weights) in [turn, !turn].into_iter().zip(&self.w2) {
-            let dot: i32 =
-                acc.0[side.index()].iter().zip(weights).map(|(&a, &w)| a.clamp(0, QA) * i32::from(w)).sum();
+            // At most 64 · 64 · 32767 per perspective: no overflow in i32.
+            let dot: i32 = acc.0[side.index()]
+                .iter()
+                .zip(weights)
+                .map(|(&a, &w)| i32::from(a.clamp(0, QA)) * i32::from(w))
+                .sum();
             sum += i64::from(dot);
         }
-        // At most 2 · 64 · 64 · 32767 in the sum: no overflow, and the scale keeps it in i32 range.
         ((sum * self.scale_q16) >> 16) as i32
     }
 
@@ -140,23 +177,30 @@ impl Network {
     pub fn evaluate(&self, pos: &Position) -> i32 {
         self.output(&self.refresh(pos.board()), pos.turn())
     }
+}
 
-    fn add(&self, acc: &mut Accumulator, piece: Piece, sq: Square) {
-        for view in Color::ALL {
-            let column = &self.w1[input(view, piece, sq)];
-            for (a, &w) in acc.0[view.index()].iter_mut().zip(column) {
-                *a += i32::from(w);
+/// The inputs a move added or removed, of each perspective (at most every man on the board).
+#[derive(Default)]
+struct Changes {
+    len: usize,
+    /// `inputs[i][view]`: the input of the `i`-th piece seen from `view` ([`Color::index`]).
+    inputs: [[u16; 2]; MAX_MEN],
+}
+
+impl Changes {
+    #[inline]
+    fn push(&mut self, piece: Piece, sq: Square) {
+        debug_assert!(self.len < MAX_MEN, "more changed pieces than men on a board");
+        if let Some(slot) = self.inputs.get_mut(self.len) {
+            for view in Color::ALL {
+                slot[view.index()] = input(view, piece, sq) as u16;
             }
+            self.len += 1;
         }
     }
 
-    fn remove(&self, acc: &mut Accumulator, piece: Piece, sq: Square) {
-        for view in Color::ALL {
-            let column = &self.w1[input(view, piece, sq)];
-            for (a, &w) in acc.0[view.index()].iter_mut().zip(column) {
-                *a -= i32::from(w);
-            }
-        }
+    fn of(&self, view: Color) -> impl Iterator<Item = usize> + '_ {
+        self.inputs[..self.len].iter().map(move |inputs| usize::from(inputs[view.index()]))
     }
 }
 
@@ -220,6 +264,13 @@ mod tests {
         let mut other = NETWORK_FILE.to_vec();
         other[8] = 32;
         assert!(Network::from_bytes(&other).unwrap_err().contains("32 hidden units"));
+        // Two inputs of unit 0 at 30,000: a board with both pieces would overflow its accumulator.
+        let mut overflowing = NETWORK_FILE.to_vec();
+        for input in [0, 1] {
+            let at = 16 + 2 * HIDDEN * input;
+            overflowing[at..at + 2].copy_from_slice(&30_000i16.to_le_bytes());
+        }
+        assert!(Network::from_bytes(&overflowing).unwrap_err().contains("beyond an i16 accumulator"));
     }
 
     /// Along random games (captures, monkey chains, drownings, promotions), the accumulators

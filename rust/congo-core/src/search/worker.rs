@@ -160,12 +160,45 @@ pub(crate) struct Worker<'a> {
     nnue: Option<NnueStack>,
 }
 
-/// The learned evaluation's accumulators of the nodes on the search path: `acc[ply]` is of
-/// `boards[ply]`, computed from the parent's on entering the node (copy-make: leaving it is free).
+/// The learned evaluation's accumulators of the nodes on the search path: `boards[ply]` is the
+/// node at `ply`, and `acc[ply]` its accumulators once `fresh[ply]`. Entering a node only records its
+/// board; the accumulators are brought up from the nearest fresh ancestor when the node is
+/// evaluated, so nodes cut off before their evaluation (table hits, repetitions) cost no update.
+/// Copy-make: leaving a node is free.
 struct NnueStack {
     network: &'static Network,
     acc: Vec<Accumulator>,
     boards: Vec<Board>,
+    fresh: Vec<bool>,
+}
+
+impl NnueStack {
+    fn new(network: &'static Network, root: &Board) -> NnueStack {
+        let mut fresh = vec![false; MAX_PLY + 2];
+        fresh[0] = true;
+        NnueStack {
+            network,
+            acc: vec![network.refresh(root); MAX_PLY + 2],
+            boards: vec![*root; MAX_PLY + 2],
+            fresh,
+        }
+    }
+
+    /// The accumulators of the node at `ply`, updated along the path from the nearest fresh node.
+    fn accumulators(&mut self, ply: usize) -> &Accumulator {
+        let mut from = ply;
+        while !self.fresh[from] {
+            from -= 1; // the root (ply 0) is always fresh
+        }
+        for p in from + 1..=ply {
+            let (parents, rest) = self.acc.split_at_mut(p);
+            rest[0] = parents[p - 1];
+            self.network.update(&mut rest[0], &self.boards[p - 1], &self.boards[p]);
+            self.fresh[p] = true;
+        }
+        debug_assert!(self.acc[ply] == self.network.refresh(&self.boards[ply]), "updated != refreshed");
+        &self.acc[ply]
+    }
 }
 
 impl<'a> Worker<'a> {
@@ -213,11 +246,7 @@ impl<'a> Worker<'a> {
             clock: shared.clock,
             stop_on_ponderhit: false,
             completed: Vec::new(),
-            nnue: shared.eval.network().map(|network| NnueStack {
-                network,
-                acc: vec![network.refresh(root.board()); MAX_PLY + 2],
-                boards: vec![*root.board(); MAX_PLY + 2],
-            }),
+            nnue: shared.eval.network().map(|network| NnueStack::new(network, root.board())),
         }
     }
 
@@ -366,27 +395,25 @@ impl<'a> Worker<'a> {
     }
 
     /// The static evaluation of `pos`, the node at `ply`.
-    fn evaluate(&self, pos: &Position, ply: usize) -> i32 {
-        let score = match &self.nnue {
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        let score = match &mut self.nnue {
             Some(stack) => {
                 debug_assert!(stack.boards[ply] == *pos.board(), "the accumulators are of another node");
-                stack.network.output(&stack.acc[ply], pos.turn())
+                let network = stack.network;
+                network.output(stack.accumulators(ply), pos.turn())
             }
             None => self.shared.eval.evaluate(pos),
         };
         score.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// Brings the learned evaluation's accumulators to `pos`, the node entered at `ply` > 0, from its
-    /// parent's (nothing to do with the hand-written evaluation).
+    /// Records `pos` as the node at `ply` > 0 for the learned evaluation (nothing to do with the
+    /// hand-written one); its accumulators are computed if it is evaluated.
     #[inline]
     fn enter_accumulators(&mut self, pos: &Position, ply: usize) {
         if let Some(stack) = &mut self.nnue {
-            let (parents, rest) = stack.acc.split_at_mut(ply);
-            let acc = &mut rest[0];
-            *acc = parents[ply - 1];
-            stack.network.update(acc, &stack.boards[ply - 1], pos.board());
             stack.boards[ply] = *pos.board();
+            stack.fresh[ply] = false;
         }
     }
 
