@@ -466,6 +466,21 @@ mod tests {
     }
 
     #[test]
+    fn a_search_out_of_time_still_takes_a_lion_capture() {
+        // No time at all: the root moves' ordering stops at its first look at the clock (as on a
+        // machine too busy to give the search its time), and the lion capture is still played.
+        let mut engine = Engine::new(1, 16).unwrap();
+        let no_time =
+            Limits::clock(GameClock { remaining: Duration::from_millis(1), ..GameClock::default() });
+        for fen in LION_CAPTURES {
+            let pos = Position::from_fen(fen).unwrap();
+            let best = engine.search(&pos, &[], &no_time, &mut |_| {}).best_move.expect("a move");
+            let lion = pos.board().by_piece(crate::piece::Piece::new(crate::piece::Role::Lion, !pos.turn()));
+            assert!((best.captured & lion).any(), "{fen}: {}", best.uci());
+        }
+    }
+
+    #[test]
     fn a_search_with_time_left_completes_depth_one() {
         // A low clock whose budget (after the reserve for the moves to come) is nothing: the first
         // iteration is completed all the same.

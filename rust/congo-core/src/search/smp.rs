@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::attacks::can_capture_lion;
 use super::endgame;
 use super::limits::{Clock, Limits, SoftLimits, MAX_DEPTH};
 use super::ordering::{move_key, MovePicker, Orderer};
@@ -47,19 +48,31 @@ pub(crate) fn run(
         options.ponder,
         SoftLimits::of(&engine.params.search),
     );
+    // Against the clock, a move that captures the lion is played at once: no search can find
+    // better (the worst valid positions have thousands of them, and a search would spend its time
+    // on their siblings). Found among the captures before the root moves are ordered, which stops
+    // at the clock's deadline: on a starved machine the ordering may end before it reaches the
+    // capture. Depth and node limits search as asked.
+    let timed = limits.time.is_some() || limits.clock.is_some();
+    if timed && options.multipv <= 1 && !options.ponder && can_capture_lion(pos.board(), pos.turn()) {
+        let lion = pos.board().by_piece(Piece::new(Role::Lion, !pos.turn()));
+        let only = options.root_moves.as_deref();
+        let mut capture = None;
+        pos.for_each_capture_or_promotion(&mut |m| {
+            if capture.is_none()
+                && (m.captured & lion).any()
+                && only.is_none_or(|only| only.contains(&m.path))
+            {
+                capture = Some(m);
+            }
+        });
+        if let Some(m) = capture {
+            return immediate_win(m, start, on_info);
+        }
+    }
     let root_moves = ordered_root_moves(engine, pos, options.root_moves.as_deref(), clock.first);
     if root_moves.is_empty() {
         return finished(None, start);
-    }
-    // Against the clock, a move that captures the lion is played at once: no search can find
-    // better (the worst valid positions have thousands of them, and a search would spend its time
-    // on their siblings). Depth and node limits search as asked.
-    let lion = pos.board().by_piece(Piece::new(Role::Lion, !pos.turn()));
-    let timed = limits.time.is_some() || limits.clock.is_some();
-    if timed && options.multipv <= 1 && !options.ponder {
-        if let Some(&m) = root_moves.iter().find(|m| (m.captured & lion).any()) {
-            return immediate_win(m, start, on_info);
-        }
     }
 
     // A root in the endgame tables needs no search (unless pondering, which waits for the opponent).
