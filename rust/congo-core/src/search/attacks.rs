@@ -6,7 +6,9 @@
 //! capture the enemy lion as already won.
 
 use crate::board::Board;
-use crate::piece::Color;
+use crate::moves::{Move, Path};
+use crate::piece::{Color, Piece, Role};
+use crate::position::Position;
 use crate::rules::attacks;
 
 /// Whether `attacker` can capture the other side's lion with one move (of any piece, by the facing
@@ -22,11 +24,25 @@ pub fn lion_attacked(board: &Board, color: Color) -> bool {
     can_capture_lion(board, !color)
 }
 
+/// A move of the side to move that captures the enemy lion (among `only`, if given), if there is
+/// one: found among the captures, cheaply ruled out first by [`can_capture_lion`].
+pub fn lion_capture(pos: &Position, only: Option<&[Path]>) -> Option<Move> {
+    if !can_capture_lion(pos.board(), pos.turn()) {
+        return None;
+    }
+    let lion = pos.board().by_piece(Piece::new(Role::Lion, !pos.turn()));
+    let mut capture = None;
+    pos.for_each_capture_or_promotion(&mut |m| {
+        if capture.is_none() && (m.captured & lion).any() && only.is_none_or(|only| only.contains(&m.path)) {
+            capture = Some(m);
+        }
+    });
+    capture
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::piece::{Piece, Role};
-    use crate::position::Position;
 
     fn attacked(fen: &str) -> (bool, bool) {
         let pos = Position::from_fen(fen).unwrap();

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::attacks::can_capture_lion;
+use super::attacks::lion_capture;
 use super::endgame;
 use super::limits::{Clock, Limits, SoftLimits, MAX_DEPTH};
 use super::ordering::{move_key, MovePicker, Orderer};
@@ -54,19 +54,8 @@ pub(crate) fn run(
     // at the clock's deadline: on a starved machine the ordering may end before it reaches the
     // capture. Depth and node limits search as asked.
     let timed = limits.time.is_some() || limits.clock.is_some();
-    if timed && options.multipv <= 1 && !options.ponder && can_capture_lion(pos.board(), pos.turn()) {
-        let lion = pos.board().by_piece(Piece::new(Role::Lion, !pos.turn()));
-        let only = options.root_moves.as_deref();
-        let mut capture = None;
-        pos.for_each_capture_or_promotion(&mut |m| {
-            if capture.is_none()
-                && (m.captured & lion).any()
-                && only.is_none_or(|only| only.contains(&m.path))
-            {
-                capture = Some(m);
-            }
-        });
-        if let Some(m) = capture {
+    if timed && options.multipv <= 1 && !options.ponder {
+        if let Some(m) = lion_capture(pos, options.root_moves.as_deref()) {
             return immediate_win(m, start, on_info);
         }
     }

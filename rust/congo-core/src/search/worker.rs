@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use smallvec::SmallVec;
 
-use super::attacks::{can_capture_lion, lion_attacked};
+use super::attacks::{can_capture_lion, lion_attacked, lion_capture};
 use super::eval::Evaluator;
 use super::limits::{Clock, Limits};
 use super::nnue::{Accumulator, Network};
@@ -641,7 +641,7 @@ impl<'a> Worker<'a> {
         let board = pos.board();
         if can_capture_lion(board, pos.turn()) {
             if pv_node {
-                self.pv[ply].extend(lion_capture(pos));
+                self.pv[ply].extend(lion_capture(pos, None));
             }
             return Some(win_in(ply + 1));
         }
@@ -955,18 +955,6 @@ impl<'a> Worker<'a> {
         self.buffers[ply] = picker.into_buffer();
         best
     }
-}
-
-/// A move that captures the enemy lion, if there is one (to complete a principal variation).
-fn lion_capture(pos: &Position) -> Option<Move> {
-    let lion = pos.board().by_piece(Piece::new(Role::Lion, !pos.turn()));
-    let mut found = None;
-    pos.for_each_move(&mut |m| {
-        if found.is_none() && (m.captured & lion).any() {
-            found = Some(m);
-        }
-    });
-    found
 }
 
 /// Whether passing is a fair test for `color` (the null-move guard): it has a piece besides its lion
