@@ -1,7 +1,7 @@
 """Trains the learned evaluation (``nnue=1``): one command from the Texel data to the network file.
 
     nice -n 19 python benches/tuning/nnue.py                       # the Texel caches of rounds 2-4
-    nice -n 19 python benches/tuning/nnue.py --data A.npz,B.npz --hidden 64 --epochs 8
+    nice -n 19 python benches/tuning/nnue.py --data A.npz,B.npz --hidden 64 --epochs 12 --lam 0.25
 
 **Data.** The caches ``benches/tuning/texel.py`` writes (``build/tuning/data-*.npz``: self-play
 positions labelled with the game's result for the side to move, and tablebase positions labelled
@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", default=DEFAULT_DATA, help="comma-separated texel.py caches")
     parser.add_argument("--hidden", type=int, default=64, help="units of the first layer (64)")
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--batch", type=int, default=4096)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--lam", type=float, default=0.5, help="weight of the hand evaluation in the target")
