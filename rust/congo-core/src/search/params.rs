@@ -116,7 +116,8 @@ pub struct EvalParams {
     pub tempo: i32,
     /// Threats against the side to move's pieces, percent (0, off: see the default).
     pub threats: i32,
-    /// The learned evaluation ([`super::nnue`]) instead of the hand-written one (off: see the default).
+    /// The learned evaluation (`search/nnue.rs`, a small network) instead of the hand-written one
+    /// (off: see the default).
     pub nnue: bool,
 }
 
