@@ -31,8 +31,8 @@ class PatientUciPlayer(match.UciPlayer):
                 break
             except EngineError as error:
                 self._engine = None
-                if attempt == START_ATTEMPTS:
-                    raise
+                if attempt == START_ATTEMPTS or self._aborted:
+                    raise  # the last attempt, or the match stopped it (an SPRT's decision, Ctrl-C)
                 print(f"  {self.name}: {error}; starting again ({attempt})", file=sys.stderr)
         engine.timeout = 120.0
         return engine
