@@ -5,8 +5,9 @@
 //! Inputs, per perspective (White's, Black's): one per (own or the opponent's piece, role, square),
 //! `2 × 8 × 49`, with Black's board turned around (ranks flipped) so that both perspectives see their
 //! own pieces coming up from rank 1. One shared layer of [`HIDDEN`] units turns a perspective's inputs
-//! into its *accumulator*; the search keeps one pair per ply and updates it from the parent's with
-//! the few pieces a move changed (moved, captured, drowned, promoted), never from scratch. The
+//! into its *accumulator*; the search keeps one pair per ply and, when a node is evaluated, brings
+//! it up from the nearest evaluated ancestor's by the few pieces each move changed (moved, captured,
+//! drowned, promoted), never from scratch (`NnueStack` in `worker.rs`). The
 //! output is a weighted sum of both accumulators, clipped to `[0, QA]`, the side to move's first.
 //! Everything is integer: weights and accumulators are `i16` (the file is checked to keep every
 //! accumulator in range), the output's sums `i32`, as the trainer quantised them.
