@@ -268,7 +268,11 @@ def test_a_board_pickle_costs_a_few_copies() -> None:
 
 
 def _interrupt_after(seconds: float) -> threading.Timer:
-    """Sends this process a real SIGINT after `seconds`, as Ctrl-C would."""
+    """Sends this process a real SIGINT after `seconds`, as Ctrl-C would. Python keeps SIGINT
+    ignored if it started with it ignored (a background job of a non-interactive shell: ``cmd &``);
+    the test then hung forever in a call that never ends by itself, so Python's Ctrl-C handler is
+    installed here."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(seconds, signal.raise_signal, (signal.SIGINT,))
     timer.start()
     return timer
