@@ -50,7 +50,11 @@ DEFAULT_DATA = ",".join(
 )
 
 from congo import MAX_PIECES_PER_COLOR, _core  # noqa: E402
+from congo._files import atomic_output, check_writable  # noqa: E402
 from congo.learning import encode  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from texel import cross_entropy, fit_scale  # noqa: E402
 
 SQUARES = 49
 ROLES = 8
@@ -84,28 +88,9 @@ def perspectives(fens: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
-def cross_entropy(p: np.ndarray, y: np.ndarray) -> float:
-    p = np.clip(p, 1e-9, 1 - 1e-9)
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
-
-
 def sigmoid(z: np.ndarray) -> np.ndarray:
     out: np.ndarray = 1.0 / (1.0 + np.exp(-z))
     return out
-
-
-def fit_k(evals: np.ndarray, y: np.ndarray) -> float:
-    """Texel's scale: the ``K`` of ``sigmoid(K·ln10·eval/400)`` that best predicts the results."""
-    lo, hi = 0.05, 5.0
-    for _ in range(60):
-        a, b = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
-        if cross_entropy(sigmoid(a * math.log(10) * evals / 400), y) < cross_entropy(
-            sigmoid(b * math.log(10) * evals / 400), y
-        ):
-            hi = b
-        else:
-            lo = a
-    return (lo + hi) / 2
 
 
 class Network:
@@ -230,7 +215,8 @@ def write_network(path: Path, net: Network, k: float) -> None:
     data += struct.pack("<Ii", hidden, scale_q16)
     data += w1.astype("<i2").tobytes() + b1.astype("<i2").tobytes() + w2.astype("<i2").tobytes()
     data += struct.pack("<i", b2)
-    path.write_bytes(bytes(data))
+    with atomic_output(path, "wb") as out:  # the engine compiles this file in: never half of one
+        out.write(bytes(data))
 
 
 def read_network(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
@@ -285,11 +271,16 @@ def main(argv: list[str] | None = None) -> int:
         print(text, flush=True)
         lines.append(text)
 
+    data_files = [Path(name) for name in args.data.split(",")]
+    if not args.dry_run:  # before the training: a bad --out (or one of the data files) fails now
+        try:
+            check_writable(args.out, inputs=data_files)
+        except (OSError, ValueError) as error:
+            parser.error(str(error))
     started = time.time()
     rng = np.random.default_rng(args.seed)
     stm_parts, opp_parts, y_parts, e_parts, held_parts, tb_parts = [], [], [], [], [], []
-    for name in args.data.split(","):
-        path = Path(name)
+    for path in data_files:
         if not path.is_file():
             raise SystemExit(f"{path}: no such data file (run benches/tuning/texel.py to make it)")
         data = np.load(path)
@@ -313,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     train_set, test = ~held, held
     say(f"{int(train_set.sum())} positions to fit, {int(test.sum())} held out; {time.time() - started:.0f} s")
 
-    k = fit_k(evals[train_set], y[train_set])
+    k = fit_scale(evals[train_set], y[train_set])
     c = k * math.log(10) / 400
     target = np.where(tb, y, args.lam * sigmoid(c * evals) + (1 - args.lam) * y)
     hand = cross_entropy(sigmoid(c * evals[test]), y[test])
@@ -341,7 +332,8 @@ def main(argv: list[str] | None = None) -> int:
         write_network(args.out, net, k)
         say(f"wrote {args.out}")
     if args.report:
-        args.report.write_text("\n".join(lines) + "\n")
+        with atomic_output(args.report) as out:
+            out.write("\n".join(lines) + "\n")
     return 0
 
 

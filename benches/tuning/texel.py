@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import weights_file  # noqa: E402
 
 from congo import _core  # noqa: E402
+from congo._files import atomic_output  # noqa: E402
 from congo.selfplay import SelfPlayConfig, play_games  # noqa: E402
 
 WEIGHTS_RS = ROOT / "rust/congo-core/src/search/weights.rs"
@@ -133,21 +134,37 @@ def features(fens: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.array(evals, dtype=np.int64), np.array(quiet, dtype=bool)
 
 
-def loss(x: np.ndarray, y: np.ndarray, w: np.ndarray, k: float) -> float:
-    p = 1.0 / (1.0 + np.power(10.0, -k * (x @ w.astype(x.dtype)).astype(np.float64) / 400.0))
+def cross_entropy(p: np.ndarray, y: np.ndarray) -> float:
+    """The mean log loss of predicted scores ``p`` against results ``y``."""
     p = np.clip(p, 1e-9, 1 - 1e-9)
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
 
 
-def fit_k(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+def expected_score(evals: np.ndarray, k: float) -> np.ndarray:
+    """Texel's mapping of centipawns to an expected score: ``1 / (1 + 10^(-K·eval/400))``."""
+    out: np.ndarray = 1.0 / (1.0 + np.power(10.0, -k * evals / 400.0))
+    return out
+
+
+def loss(x: np.ndarray, y: np.ndarray, w: np.ndarray, k: float) -> float:
+    return cross_entropy(expected_score((x @ w.astype(x.dtype)).astype(np.float64), k), y)
+
+
+def fit_scale(evals: np.ndarray, y: np.ndarray) -> float:
+    """The ``K`` with which ``evals`` best predict the results ``y`` (golden-section search: the
+    loss is unimodal in K)."""
     lo, hi = 0.05, 5.0
-    for _ in range(60):  # golden-section search: the loss is unimodal in K
+    for _ in range(60):
         a, b = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
-        if loss(x, y, w, a) < loss(x, y, w, b):
+        if cross_entropy(expected_score(evals, a), y) < cross_entropy(expected_score(evals, b), y):
             hi = b
         else:
             lo = a
     return (lo + hi) / 2
+
+
+def fit_k(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
+    return fit_scale((x @ w.astype(x.dtype)).astype(np.float64), y)
 
 
 def fit(
@@ -236,9 +253,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         y_tb = np.array(ytb)
         say(f"tablebases: {len(fens_tb)} positions of up to four men, {time.time() - t:.0f} s")
-        np.savez_compressed(
-            cache, fens_sp=np.array(fens_sp), y_sp=y_sp, g_sp=g_sp, fens_tb=np.array(fens_tb), y_tb=y_tb
-        )
+        with atomic_output(cache, "wb") as out:  # a cut-short cache must not be read next time
+            np.savez_compressed(
+                out, fens_sp=np.array(fens_sp), y_sp=y_sp, g_sp=g_sp, fens_tb=np.array(fens_tb), y_tb=y_tb
+            )
 
     names = list(_core.eval_feature_names())
     w0 = np.array(_core.eval_weights(), dtype=np.float64)
@@ -291,10 +309,12 @@ def main(argv: list[str] | None = None) -> int:
             f"Fitted: {args.games} self-play games at {args.nodes} nodes a move (seed {args.seed}) and "
             f"{args.tb_positions} tablebase positions; held-out loss {before:.5f} -> {after:.5f}."
         )
-        WEIGHTS_RS.write_text(weights_file.render(tuned, source_line))
+        with atomic_output(WEIGHTS_RS) as out:
+            out.write(weights_file.render(tuned, source_line))
         say(f"wrote {WEIGHTS_RS.relative_to(ROOT)}")
     if args.report:
-        args.report.write_text("\n".join(lines) + "\n")
+        with atomic_output(args.report) as out:
+            out.write("\n".join(lines) + "\n")
     return 0
 
 
