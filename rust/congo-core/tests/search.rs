@@ -251,26 +251,31 @@ fn every_number_of_the_search_changes_the_search() {
 }
 
 #[test]
-fn the_learned_evaluation_searches_and_finds_the_forced_wins() {
-    // With `nnue=1` every static evaluation comes from accumulators updated move by move along the
-    // search path (a debug build asserts they are of the node evaluated); the forced wins do not
-    // depend on the evaluation, and the static evaluation is the network's.
-    for &(fen, moves) in FORCED_WINS {
-        let mut engine = Engine::new(1, 16).unwrap();
-        engine.set_param("nnue", 1).unwrap();
-        let result = engine.search(&position(fen), &[], &Limits::depth(8), &mut |_| {});
-        assert_eq!(result.score, Score::Mate(moves), "{fen}");
+fn both_evaluations_find_the_forced_wins_and_the_learned_one_is_the_default() {
+    // With `nnue=1`, the default, every static evaluation comes from accumulators updated move by
+    // move along the search path (a debug build asserts they are of the node evaluated). The forced
+    // wins do not depend on the evaluation, so the hand-written one (`nnue=0`) must find them too.
+    for nnue in [1, 0] {
+        for &(fen, moves) in FORCED_WINS {
+            let mut engine = Engine::new(1, 16).unwrap();
+            engine.set_param("nnue", nnue).unwrap();
+            let result = engine.search(&position(fen), &[], &Limits::depth(8), &mut |_| {});
+            assert_eq!(result.score, Score::Mate(moves), "nnue={nnue} {fen}");
+        }
     }
     let start = Position::start();
-    let mut hand = Engine::new(1, 16).unwrap();
+    let mut default = Engine::new(1, 16).unwrap();
     let mut learned = Engine::new(1, 16).unwrap();
     learned.set_param("nnue", 1).unwrap();
-    assert_ne!(
-        learned.search(&start, &[], &Limits::depth(7), &mut |_| {}).nodes,
-        hand.search(&start, &[], &Limits::depth(7), &mut |_| {}).nodes,
-        "the search with the network is the hand-written evaluation's"
-    );
+    let mut hand = Engine::new(1, 16).unwrap();
+    hand.set_param("nnue", 0).unwrap();
+    let nodes = |engine: &mut Engine| engine.search(&start, &[], &Limits::depth(7), &mut |_| {}).nodes;
+    let (default_nodes, learned_nodes, hand_nodes) =
+        (nodes(&mut default), nodes(&mut learned), nodes(&mut hand));
+    assert_eq!(default_nodes, learned_nodes, "the default is not the learned evaluation");
+    assert_ne!(learned_nodes, hand_nodes, "the search with the network is the hand-written evaluation's");
     let middlegame = position("1mel1cz/g1p1p1p/1p1p1p1/7/2P1PP1/PP1P2P/GMELECZ w 5");
+    assert_eq!(default.evaluate(&middlegame), learned.evaluate(&middlegame));
     assert_ne!(learned.evaluate(&middlegame), hand.evaluate(&middlegame));
     assert_eq!(learned.evaluate(&middlegame), learned.evaluate(&middlegame.mirrored()));
 }

@@ -15,13 +15,13 @@ pub fn eval_feature_names() -> Vec<String> {
     features::names()
 }
 
-/// The default evaluation's weights, one per feature (centipawns).
+/// The hand-written evaluation's weights, one per feature (centipawns).
 #[pyfunction]
 pub fn eval_weights() -> Vec<i32> {
-    Evaluator::new(&EvalParams::default()).weights().to_vec()
+    Evaluator::new(&EvalParams::hand_written()).weights().to_vec()
 }
 
-/// The features of each position (FEN strings) under the default evaluation, with the GIL released:
+/// The features of each position (FEN strings) under the hand-written evaluation, with the GIL released:
 /// a dict with `features` (bytes: little-endian int16, one row of `len(eval_feature_names())` per
 /// position), `eval` (the static evaluation, side to move's view, equal to the row's dot product with
 /// `eval_weights()`) and `quiet` (the side to move's lion is not attacked, it has no capture or
@@ -34,7 +34,7 @@ pub fn eval_features(py: Python<'_>, fens: Vec<String>) -> PyResult<Bound<'_, Py
         .map(|fen| Position::from_fen(fen).map_err(|e| errors::parse_fen_error(&e)))
         .collect::<PyResult<Vec<_>>>()?;
     let (bytes, evals, quiet) = py.detach(|| {
-        let evaluator = Evaluator::new(&EvalParams::default());
+        let evaluator = Evaluator::new(&EvalParams::hand_written());
         let mut bytes = Vec::with_capacity(positions.len() * features::COUNT * 2);
         let mut evals = Vec::with_capacity(positions.len());
         let mut quiet = Vec::with_capacity(positions.len());

@@ -431,14 +431,15 @@ fn monkey_reach(from: Square, sides: &Sides) -> Bitboard {
 mod tests {
     use super::*;
 
+    // These tests are about the hand-written evaluation; the learned one has its own (search/nnue.rs).
     fn eval(fen: &str) -> i32 {
-        Evaluator::new(&EvalParams::default()).evaluate(&Position::from_fen(fen).unwrap())
+        Evaluator::new(&EvalParams::hand_written()).evaluate(&Position::from_fen(fen).unwrap())
     }
 
     #[test]
     fn the_start_position_is_balanced_but_for_the_tempo() {
-        assert_eq!(eval("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1"), EvalParams::default().tempo);
-        assert_eq!(eval("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ b 1"), EvalParams::default().tempo);
+        assert_eq!(eval("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1"), EvalParams::hand_written().tempo);
+        assert_eq!(eval("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ b 1"), EvalParams::hand_written().tempo);
     }
 
     #[test]
@@ -448,7 +449,7 @@ mod tests {
             "7/4l2/7/4c2/7/2p4/1M1L3 w 1",
             "gme1ecz/ppp1ppp/3l3/3pP2/7/PPP1PPP/GMELECZ w 5",
         ];
-        let evaluator = Evaluator::new(&EvalParams::default());
+        let evaluator = Evaluator::new(&EvalParams::hand_written());
         for fen in fens {
             let pos = Position::from_fen(fen).unwrap();
             assert_eq!(evaluator.evaluate(&pos), evaluator.evaluate(&pos.mirrored()), "{fen}");
@@ -470,7 +471,7 @@ mod tests {
 
     #[test]
     fn threats_count_the_side_to_moves_attacked_pieces_and_those_attacked_by_less() {
-        let evaluator = Evaluator::new(&EvalParams::default());
+        let evaluator = Evaluator::new(&EvalParams::hand_written());
         let threats = |fen: &str, role: Role| {
             let x = evaluator.features(&Position::from_fen(fen).unwrap());
             (x[features::THREAT + role.index()], x[features::THREAT_LOWER + role.index()])
@@ -510,11 +511,11 @@ mod tests {
 
     #[test]
     fn the_evaluation_is_the_dot_product_of_features_and_weights() {
-        let mut scaled = EvalParams::default();
+        let mut scaled = EvalParams::hand_written();
         (scaled.pst, scaled.mobility, scaled.drowning, scaled.lion_safety) = (150, 50, 70, 200);
         (scaled.pawn_advance, scaled.promotion, scaled.material[2]) = (130, 25, 310);
         scaled.threats = 300; // on (the default is off), and larger than fitted
-        for params in [EvalParams::default(), scaled] {
+        for params in [EvalParams::hand_written(), scaled] {
             let evaluator = Evaluator::new(&params);
             assert_eq!(evaluator.weights().len(), features::COUNT);
             assert_eq!(features::names().len(), features::COUNT);
@@ -543,7 +544,7 @@ mod tests {
 
     #[test]
     fn the_weights_are_those_of_the_weights_file() {
-        let evaluator = Evaluator::new(&EvalParams::default());
+        let evaluator = Evaluator::new(&EvalParams::hand_written());
         let w = evaluator.weights();
         assert_eq!(w[features::MATERIAL..features::MATERIAL + 8], weights::MATERIAL);
         assert_eq!(w[features::PST + 28 * 4..features::PST + 28 * 5], weights::PST[4]);
@@ -553,13 +554,13 @@ mod tests {
 
     #[test]
     fn a_pinned_piece_between_the_lions_costs_its_owner() {
-        let mut params = EvalParams::default();
+        let mut params = EvalParams::hand_written();
         let pinned = Position::from_fen("3l3/7/7/3E3/7/7/3L3 w 1").unwrap();
         let free = Position::from_fen("3l3/7/7/2E4/7/7/3L3 w 1").unwrap();
         let with = Evaluator::new(&params);
         params.lion_line = 0;
         let without = Evaluator::new(&params);
-        assert_eq!(with.evaluate(&pinned) - without.evaluate(&pinned), -EvalParams::default().lion_line);
+        assert_eq!(with.evaluate(&pinned) - without.evaluate(&pinned), -EvalParams::hand_written().lion_line);
         assert_eq!(with.evaluate(&free), without.evaluate(&free));
     }
 }
