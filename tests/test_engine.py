@@ -184,14 +184,18 @@ def test_score_helpers() -> None:
 
 
 def test_evaluate_and_options() -> None:
-    engine = congo.Engine(hash_mb=1, options={"tempo": 0})
+    # The hand-written evaluation (nnue=0; the default is the network) is 0 at the start but for the
+    # side to move's bonus.
+    engine = congo.Engine(hash_mb=1, options={"nnue": 0, "tempo": 0})
     assert engine.evaluate(congo.Board()) == 0
     assert engine.option("tempo") == 0
+    assert congo.Engine(hash_mb=1, options={"nnue": 0, "tempo": 12}).evaluate(congo.Board()) == 12
+    assert congo.Engine().option("nnue") == 1
     names = [option.name for option in congo.Engine.option_info()]
     assert {"null_move", "lmr", "mobility", "pst"} <= set(names)
     with pytest.raises(ValueError, match="unknown engine option"):
         engine.option("nope")
-    assert "tempo=0" in repr(engine)
+    assert repr(engine) == "<Engine threads=1 hash_mb=1, nnue=0, tempo=0>"
 
 
 # -- determinism, threads, stopping, progress --------------------------------------------------------

@@ -48,7 +48,8 @@ def test_the_engine_evaluates_as_the_network_file_says() -> None:
     expected = nnue.centipawns(nnue.NNUE_BIN, fens)
     assert [learned.evaluate(fen) for fen in fens] == expected
     # and the network is not the hand-written evaluation
-    hand = congo.Engine()
+    hand = congo.Engine(options={"nnue": 0})
+    assert [congo.Engine().evaluate(fen) for fen in fens] == expected  # the default is the network
     assert [hand.evaluate(fen) for fen in fens] != expected
 
 
