@@ -1,5 +1,5 @@
-"""The evaluation as features and weights (the tuner's view, benches/tuning/texel.py): the engine's
-static evaluation is exactly their dot product."""
+"""The evaluation as features and weights (the tuner's view, benches/tuning/texel.py): the
+hand-written evaluation (``nnue=0``) is exactly their dot product."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+import congo
 from congo import _core
 from congo._core import STARTING_FEN, InvalidFenError, Position
 
@@ -40,6 +41,14 @@ def test_the_evaluation_is_the_dot_product_of_features_and_weights() -> None:
         assert sum(f * w for f, w in zip(features, weights, strict=True)) == evaluation
     assert any(out["quiet"])
     assert not all(out["quiet"])
+
+
+def test_the_features_are_the_hand_written_evaluations_whatever_the_default() -> None:
+    # The tuner fits the hand-written evaluation (nnue=0), not the default network.
+    fens = random_fens(200, seed=5)
+    hand = congo.Engine(options={"nnue": 0})
+    assert _core.eval_features(fens)["eval"] == [hand.evaluate(fen) for fen in fens]
+    assert _core.eval_features(fens)["eval"] != [congo.Engine().evaluate(fen) for fen in fens]
 
 
 def test_the_start_position_is_quiet_and_worth_the_tempo() -> None:

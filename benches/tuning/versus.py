@@ -4,7 +4,7 @@ timeout counts as a loss by crash. Same games, openings and statistics as ``cong
 
     nice -n 19 python benches/tuning/versus.py engine:nodes=2000 \\
         "uci[nodes=2000,Hash=16]:/tmp/baseline/congo-uci" --games 300 --seed 7
-    python benches/tuning/versus.py "uci[time=0.05,nnue=true]:congo-uci" "uci[time=0.05]:congo-uci" \\
+    python benches/tuning/versus.py "uci[time=0.05]:congo-uci" "uci[time=0.05,nnue=false]:congo-uci" \\
         --games 2000 --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05     # stops at a bound
 """
 
