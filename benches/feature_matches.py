@@ -1,9 +1,10 @@
 """Self-play matches that measure what each search feature and evaluation term is worth.
 
 Each match plays the engine as shipped against the same engine with one option changed (a feature
-switched off, or a weight scaled), at a fixed number of nodes per move so that the result does not
-depend on the machine's load. The summaries go to ``benches/results/feature-matches.txt``; the
-numbers in ``docs/engine.md`` come from there.
+switched off, or a weight scaled; a weight of the hand-written evaluation is played with ``nnue=0``
+on both sides, the default network having no such weights), at a fixed number of nodes per move so
+that the result does not depend on the machine's load. The summaries go to
+``benches/results/feature-matches.txt``; the numbers in ``docs/engine.md`` come from there.
 
     python benches/feature_matches.py                 # every match
     python benches/feature_matches.py --only lmr,pst  # some of them
@@ -17,7 +18,7 @@ import pathlib
 import sys
 import time
 
-from congo import match
+from congo import _core, match
 
 RESULTS = pathlib.Path(__file__).parent / "results" / "feature-matches.txt"
 
@@ -58,6 +59,15 @@ VARIANTS: dict[str, str] = {
 }
 
 
+def hand_written(options: str) -> bool:
+    """Whether ``options`` (``name=value,...``) weigh the hand-written evaluation, which they only
+    change with ``nnue=0``: such a match is played with ``nnue=0`` on both sides."""
+    pairs = [
+        (name, int(value)) for name, _, value in (item.partition("=") for item in options.split(",") if item)
+    ]
+    return bool(_core.Engine(1, 1, pairs).inert_options())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -82,17 +92,20 @@ def main() -> int:
     base = f"engine:nodes={args.nodes}" + (f",{args.base}" if args.base else "")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     for name in names:
-        variant = f"{base},{variants[name]}"
+        reference = base
+        if hand_written(variants[name]) and "nnue=" not in base:
+            reference = f"{base},nnue=0"  # the default evaluation, the network, has no such weights
+        variant = f"{reference},{variants[name]}"
         start = time.perf_counter()
         result = match.run_match(
-            match.parse_player(base),
+            match.parse_player(reference),
             match.parse_player(variant),
             games=args.games,
             concurrency=args.concurrency,
         )
         difference, error = result.elo()
         line = (
-            f"{name:16} {base} vs {variant}: +{result.wins} ={result.draws} -{result.losses} "
+            f"{name:16} {reference} vs {variant}: +{result.wins} ={result.draws} -{result.losses} "
             f"({result.played} games) score {100 * result.score:.1f}% "
             f"Elo of the feature/default {difference:+.0f} ± {error:.0f} "
             f"[{time.perf_counter() - start:.0f} s]"

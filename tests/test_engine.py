@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+import warnings
 
 import pytest
 
@@ -196,6 +197,17 @@ def test_evaluate_and_options() -> None:
     with pytest.raises(ValueError, match="unknown engine option"):
         engine.option("nope")
     assert repr(engine) == "<Engine threads=1 hash_mb=1, nnue=0, tempo=0>"
+
+
+def test_a_weight_the_network_ignores_warns() -> None:
+    # The default evaluation is the network; the hand-written evaluation's weights need nnue=0.
+    with pytest.warns(UserWarning, match="without effect while nnue is on: pst, tempo"):
+        engine = congo.Engine(options={"tempo": 0, "pst": 50})
+    assert engine.option("tempo") == 0  # set all the same
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        congo.Engine(options={"tempo": 0, "nnue": 0})
+        congo.Engine(options={"pawn": 120, "null_move": 0})  # the ordering uses material; a search switch
 
 
 # -- determinism, threads, stopping, progress --------------------------------------------------------

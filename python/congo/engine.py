@@ -25,6 +25,7 @@ import dataclasses
 import os
 import queue
 import threading
+import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Callable, overload
 
@@ -212,7 +213,9 @@ class Engine:
     ``docs/engine.md``).
 
     ``threads`` search threads (Lazy SMP) share a ``hash_mb`` MiB transposition table. ``options``
-    sets switches and weights by name (:meth:`option_info` lists them), e.g. ``{"null_move": 0}``.
+    sets switches and weights by name (:meth:`option_info` lists them), e.g. ``{"null_move": 0}``;
+    the hand-written evaluation's weights (``pst``, ``tempo``, …) act only with ``{"nnue": 0}``, and
+    setting them while the default learned evaluation is on warns (``UserWarning``).
     The table is kept between searches, as in a game; :meth:`clear` empties it.
 
     ``tablebase_path``: a directory of endgame tables (see :mod:`congo.tablebase`); every position
@@ -244,6 +247,14 @@ class Engine:
         ]
         self._engine = _core.Engine(threads, hash_mb, pairs)
         self._options = dict(pairs)
+        inert = self._engine.inert_options()
+        if inert:
+            warnings.warn(
+                f"engine options without effect while nnue is on: {', '.join(inert)} (they weigh the "
+                "hand-written evaluation; add nnue=0 to use it)",
+                UserWarning,
+                stacklevel=2,
+            )
         self._tablebase: Tablebase | None = None
         if tablebase_path is not None:
             self.set_tablebase(tablebase_path)

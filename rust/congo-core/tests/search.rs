@@ -84,7 +84,7 @@ fn sees_the_loss_coming() {
     let pos = position("4l2/7/4P2/5S1/7/7/4LG1 w 1");
     let first = pos.legal_moves().iter().copied().find(|m| m.uci() == "e1d1").unwrap();
     let after = pos.play_unchecked(&first);
-    for reply in after.legal_moves().iter() {
+    for reply in &after.legal_moves() {
         assert!(wins_within(&after.play_unchecked(reply), 1), "{reply} escapes");
     }
     for nnue in [1, 0] {

@@ -219,3 +219,25 @@ fn tablebase_path_gives_the_engine_endgame_tables() {
     assert!(lines[0].starts_with("info string error: TablebasePath: /nonexistent/tables"), "{lines:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_weight_the_network_ignores_is_set_with_a_warning() {
+    let warnings = |script: &str| -> Vec<String> {
+        run(script).into_iter().filter(|l| l.starts_with("info string warning:")).collect()
+    };
+    // The default evaluation is the network: the hand-written evaluation's weights change nothing.
+    let warned = warnings("setoption name tempo value 0\nsetoption name pst value 50\n");
+    assert_eq!(warned.len(), 2, "{warned:?}");
+    assert!(warned[0].contains("no effect while nnue is on: tempo"), "{warned:?}");
+    assert!(warned[1].contains("pst, tempo"), "{warned:?}");
+    // Switching the network back on with such a weight set warns too.
+    let warned = warnings(
+        "setoption name nnue value false\nsetoption name tempo value 0\nsetoption name nnue value true\n",
+    );
+    assert_eq!(warned.len(), 1, "{warned:?}");
+    // The hand-written evaluation, a material value (the search's ordering uses it) or a search
+    // switch: no warning; and the weight is set all the same.
+    assert!(warnings("setoption name nnue value false\nsetoption name tempo value 0\n").is_empty());
+    assert!(warnings("setoption name pawn value 120\nsetoption name null_move value false\n").is_empty());
+    assert!(run("setoption name tempo value 0\n").iter().all(|l| !l.contains("error")));
+}

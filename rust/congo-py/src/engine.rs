@@ -474,6 +474,12 @@ impl PyEngine {
             .ok_or_else(|| PyValueError::new_err(search::ParamError::Unknown(name.to_owned()).to_string()))
     }
 
+    /// The options set away from their defaults that change nothing (the hand-written evaluation's,
+    /// while the learned evaluation is on).
+    fn inert_options(&self) -> PyResult<Vec<&'static str>> {
+        Ok(self.lock()?.params().inert())
+    }
+
     /// Every option: `(name, default, min, max, help)`.
     #[staticmethod]
     fn option_info() -> Vec<(&'static str, i64, i32, i32, &'static str)> {

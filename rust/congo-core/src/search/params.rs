@@ -346,7 +346,32 @@ impl Params {
             Slot::Weight(w) => Some(i64::from(*w)),
         }
     }
+
+    /// The parameters set away from their defaults that change nothing: the hand-written
+    /// evaluation's ([`HAND_WRITTEN_ONLY`]) while the learned one is on. Callers warn about them, so
+    /// that `tempo=0` with the network is not a silent no-op.
+    pub fn inert(&self) -> Vec<&'static str> {
+        if !self.eval.nnue {
+            return Vec::new();
+        }
+        let default = Params::default();
+        HAND_WRITTEN_ONLY.iter().copied().filter(|name| self.get(name) != default.get(name)).collect()
+    }
 }
+
+/// The parameters that only the hand-written evaluation reads (`nnue=0`). The material values are
+/// not among them: the search's move ordering uses them whichever evaluation is on.
+pub const HAND_WRITTEN_ONLY: &[&str] = &[
+    "pst",
+    "mobility",
+    "drowning",
+    "lion_safety",
+    "lion_line",
+    "pawn_advance",
+    "promotion",
+    "tempo",
+    "threats",
+];
 
 enum Slot<'a> {
     Switch(&'a mut bool),
@@ -369,6 +394,24 @@ mod tests {
             );
             params.set(info.name, i64::from(info.min)).unwrap();
             assert_eq!(params.get(info.name), Some(i64::from(info.min)));
+        }
+    }
+
+    #[test]
+    fn the_hand_written_evaluations_weights_are_inert_with_the_network() {
+        let mut params = Params::default();
+        assert!(params.eval.nnue);
+        assert!(params.inert().is_empty());
+        params.set("pawn", 120).unwrap(); // also orders the search's captures
+        params.set("null_move", 0).unwrap();
+        assert!(params.inert().is_empty());
+        params.set("tempo", 0).unwrap();
+        params.set("pst", 50).unwrap();
+        assert_eq!(params.inert(), ["pst", "tempo"]);
+        params.set("nnue", 0).unwrap();
+        assert!(params.inert().is_empty());
+        for name in HAND_WRITTEN_ONLY {
+            assert!(PARAMS.iter().any(|p| p.name == *name), "{name} is not a parameter");
         }
     }
 

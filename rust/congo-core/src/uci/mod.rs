@@ -483,6 +483,16 @@ impl Server {
             param => {
                 if let Err(e) = engine.set_param(param, value) {
                     self.out.error(&e.to_string());
+                    return;
+                }
+                // Set, but without effect while the network evaluates: say so rather than ignore it.
+                let inert = engine.params().inert();
+                if inert.contains(&param) || (param == "nnue" && !inert.is_empty()) {
+                    self.out.line(&format!(
+                        "info string warning: no effect while nnue is on: {} (the hand-written \
+                         evaluation's; setoption name nnue value false to use it)",
+                        inert.join(", ")
+                    ));
                 }
             }
         }
