@@ -38,6 +38,7 @@ from typing import Any, TextIO
 
 import congo
 import congo.pgn
+from congo._files import atomic_output
 
 
 def positions(count: int, seed: int = 2024) -> list[congo.Board]:
@@ -120,7 +121,8 @@ def bench_records(games: int) -> dict[str, float]:
     rates = {}
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "games.pgn"
-        path.write_text(text, encoding="utf-8")
+        with atomic_output(path) as out:
+            out.write(text)
         print(
             f"  {games:,} games, {len(text) / 1e6:.1f} MB, {text.count('.') // games} move numbers per game"
         )

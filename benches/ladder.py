@@ -43,6 +43,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 
 from congo import Move, match
+from congo._files import atomic_output
 from congo.board import Board
 from congo.stats import Z95, elo_from_score, elo_pentanomial
 
@@ -336,7 +337,8 @@ def write_raw(records: Mapping[str, Mapping[str, object]], path: pathlib.Path = 
     lines = ["# benches/ladder.py: one JSON line a match (raw results; see the script's docs)"]
     for key in sorted(records, key=lambda k: order.get(k, len(order))):
         lines.append(json.dumps(records[key], sort_keys=True))
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with atomic_output(path) as out:  # rewritten after every game: a cut-off write must not lose the file
+        out.write("\n".join(lines) + "\n")
 
 
 def play(pairing: Pairing, records: dict[str, dict[str, object]], commit: str) -> None:
@@ -489,7 +491,8 @@ def write_docs(table: str, path: pathlib.Path = DOCS) -> None:
         raise SystemExit(f"{path} has no {BEGIN} … {END} markers")
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
-    path.write_text(f"{head}{BEGIN}\n{table}{END}{tail}", encoding="utf-8")
+    with atomic_output(path) as out:
+        out.write(f"{head}{BEGIN}\n{table}{END}{tail}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -518,7 +521,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for key in order:
             play(by_key[key], records, commit)
     text, ratings = report(records)
-    REPORT.write_text(text, encoding="utf-8")
+    with atomic_output(REPORT) as out:
+        out.write(text)
     write_docs(docs_table(records, ratings))
     print(text)
     return 0

@@ -29,6 +29,7 @@ import numpy as np
 
 import congo
 from congo import selfplay
+from congo._files import atomic_output
 from congo.learning import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -269,7 +270,8 @@ def main() -> None:
     bench_selfplay(lines, args.quick)
     print("\n".join(lines[start:]), flush=True)
     if args.out:
-        Path(args.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        with atomic_output(args.out) as out:
+            out.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import time
 
 import congo
 from congo import match
+from congo._files import atomic_output
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "python" / "congo" / "data" / "openings.txt"
 
@@ -76,7 +77,8 @@ def main() -> None:
         "# Each line: FEN ; cp SCORE ; plies MOVES (only the FEN is read).",
     ]
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text("\n".join(header + kept) + "\n", encoding="utf-8")
+    with atomic_output(args.out) as out:  # the bundled suite: never half of one
+        out.write("\n".join(header + kept) + "\n")
     print(f"{len(kept)} of {tried} candidates kept in {elapsed:.1f} s: {args.out}")
 
 

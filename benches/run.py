@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import congo
+from congo._files import atomic_output
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -210,7 +211,8 @@ def main() -> int:
             if figure.suite == suite:
                 print(figure.row())
     if args.json:
-        args.json.write_text(json.dumps([f.__dict__ for f in figures], indent=1), encoding="utf-8")
+        with atomic_output(args.json) as out:
+            out.write(json.dumps([f.__dict__ for f in figures], indent=1))
     missed = [f for f in figures if f.met is False]
     print(f"\n{len(missed)} target(s) missed" if missed else "\nall targets met")
     return 0

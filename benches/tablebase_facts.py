@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import congo.tablebase as tablebase
+from congo._files import atomic_output
 from congo.cli.tablebase import facts_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,7 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         print(f"{args.docs} matches the tables", file=sys.stderr)
         return 0
-    args.docs.write_text(new, encoding="utf-8")
+    with atomic_output(args.docs) as out:
+        out.write(new)
     print(f"{args.docs} written", file=sys.stderr)
     return 0
 

@@ -35,6 +35,7 @@ from typing import Any
 
 import congo
 from congo import match
+from congo._files import atomic_output
 from congo.engine import Limit, SimpleEngine
 
 ENGINE = [sys.executable, "-m", "congo", "uci"]
@@ -232,7 +233,7 @@ def main() -> int:
             f"time losses {usage['losses_on_time_or_failures']}"
         )
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as out:
+        with atomic_output(args.json) as out:
             json.dump(figures, out, indent=2)
     return 0
 

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import congo
 import congo.svg
+from congo._files import atomic_output
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -163,7 +164,8 @@ def main() -> int:
     for row in rows:
         print(f"| {row} | " + " | ".join(cell(results[case.id][row]) for case in cases) + " |")
     if args.json:
-        args.json.write_text(json.dumps(results, indent=2), encoding="utf-8")
+        with atomic_output(args.json) as out:
+            out.write(json.dumps(results, indent=2))
     return 0
 
 
