@@ -78,9 +78,7 @@ fn finds_forced_wins_and_counts_the_moves() {
 #[test]
 fn sees_the_loss_coming() {
     // After e1d1, the first move of a win in 2, Black loses after White's next move whatever it
-    // does (checked by brute force), and both evaluations see it. (The move is given, not searched
-    // for: at depth 6 the network's search prefers f4f5, winning too, and finds the mate at depth 8;
-    // reverse futility trusts Black's static evaluation after e1d1 at the shallower depths.)
+    // does (checked by brute force), and both evaluations see it.
     let pos = position("4l2/7/4P2/5S1/7/7/4LG1 w 1");
     let first = pos.legal_moves().iter().copied().find(|m| m.uci() == "e1d1").unwrap();
     let after = pos.play_unchecked(&first);
@@ -93,6 +91,21 @@ fn sees_the_loss_coming() {
         let result = engine.search(&after, &[], &Limits::depth(6), &mut |_| {});
         assert_eq!(result.score, Score::Mate(-1), "nnue={nnue}");
         assert!(result.best_move.is_some(), "a lost position still has a move to play");
+    }
+}
+
+#[test]
+fn a_side_left_with_its_lion_is_not_pruned_on_its_static_evaluation() {
+    // Black has only its lion: after e1d1 each of its moves walks into a capture, which no static
+    // evaluation sees. Reverse futility pruning trusted Black's evaluation there and hid this win in
+    // 2 until depth 6 (hand-written evaluation) or 8 (network); three plies show it.
+    for nnue in [1, 0] {
+        let mut engine = Engine::new(1, 16).unwrap();
+        engine.set_param("nnue", nnue).unwrap();
+        let result =
+            engine.search(&position("4l2/7/4P2/5S1/7/7/4LG1 w 1"), &[], &Limits::depth(3), &mut |_| {});
+        assert_eq!(result.score, Score::Mate(2), "nnue={nnue}");
+        assert_eq!(result.best_move.unwrap().uci(), "e1d1", "nnue={nnue}");
     }
 }
 
@@ -179,7 +192,9 @@ fn time_limits_are_kept() {
     let start = Instant::now();
     let result = search("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1", limits);
     assert!(result.best_move.is_some());
-    assert!(start.elapsed() < Duration::from_millis(600), "{:?}", start.elapsed());
+    // Ended by its time, where nothing else would end it (how far past it is a benchmark figure,
+    // benches/worst_case.py; a bound this loose only tells ended from never, on any machine).
+    assert!(start.elapsed() < Duration::from_secs(30), "{:?}", start.elapsed());
 }
 
 #[test]

@@ -723,12 +723,15 @@ impl<'a> Worker<'a> {
         let static_eval = if in_check { -INFINITE } else { self.evaluate(pos, ply) };
 
         // Reverse futility: far above beta near the horizon, a quiet position will not fall below it.
+        // Not for a side left with its lion and pawns: it may have to walk into a capture (every
+        // move losing), which no static evaluation sees (a lone lion's mate in 2 waited for depth 8).
         if self.params.futility
             && !pv_node
             && !in_check
             && depth <= 6
             && !is_decisive(beta)
             && static_eval - self.params.futility_margin * depth >= beta
+            && has_pieces(board, us)
         {
             return static_eval;
         }
@@ -963,9 +966,16 @@ impl<'a> Worker<'a> {
 #[inline]
 fn null_move_is_fair(pos: &Position, color: Color) -> bool {
     let board = pos.board();
-    let own = board.by_color(color);
+    has_pieces(board, color) && crate::rules::river::swimmers(board, color).is_empty()
+}
+
+/// Whether `color` has a piece besides its lion and its pawns: with less, running out of safe moves
+/// (zugzwang, which loses in Congo) is a real danger, and pruning that trusts a pass or a static
+/// evaluation is not.
+#[inline]
+fn has_pieces(board: &Board, color: Color) -> bool {
     let minor = board.by_piece(Piece::new(Role::Lion, color)) | board.by_piece(Piece::new(Role::Pawn, color));
-    (own & !minor).any() && crate::rules::river::swimmers(board, color).is_empty()
+    (board.by_color(color) & !minor).any()
 }
 
 /// The position with the other side to move and nothing else changed (the null move).
