@@ -65,7 +65,7 @@ def hand_written(options: str) -> bool:
     pairs = [
         (name, int(value)) for name, _, value in (item.partition("=") for item in options.split(",") if item)
     ]
-    return bool(_core.Engine(1, 1, pairs).inert_options())
+    return _core.Engine(1, 1, pairs).inert_options_warning() is not None
 
 
 def main() -> int:
@@ -93,7 +93,7 @@ def main() -> int:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     for name in names:
         reference = base
-        if hand_written(variants[name]) and "nnue=" not in base:
+        if hand_written(f"{args.base},{variants[name]}") and "nnue=" not in base:
             reference = f"{base},nnue=0"  # the default evaluation, the network, has no such weights
         variant = f"{reference},{variants[name]}"
         start = time.perf_counter()

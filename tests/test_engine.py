@@ -201,8 +201,9 @@ def test_evaluate_and_options() -> None:
 
 def test_a_weight_the_network_ignores_warns() -> None:
     # The default evaluation is the network; the hand-written evaluation's weights need nnue=0.
-    with pytest.warns(UserWarning, match="without effect while nnue is on: pst, tempo"):
+    with pytest.warns(UserWarning, match="no effect while nnue is on: pst, tempo") as caught:
         engine = congo.Engine(options={"tempo": 0, "pst": 50})
+    assert caught[0].filename == __file__  # the caller's line, not congo's
     assert engine.option("tempo") == 0  # set all the same
     with warnings.catch_warnings():
         warnings.simplefilter("error")

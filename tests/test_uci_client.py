@@ -554,3 +554,21 @@ def test_line_splitting_is_the_same_however_the_stream_is_cut(
         raw = len(line) + (1 if crlf and not (last and not last_end) else 0)  # with its "\r"
         expected.append(line if raw <= max_line else f"too long: {raw}")
     assert _split(chunks, max_line) == expected
+
+
+def test_an_engines_warning_is_logged_as_a_warning(
+    congo_engine: SimpleEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A weight of the hand-written evaluation while the network evaluates: congo uci warns at the
+    # next search, and the client passes it on at WARNING (seen by default), not at INFO.
+    congo_engine.configure({"tempo": 0})
+    with caplog.at_level("WARNING", logger="congo.engine"):
+        congo_engine.play(congo.Board(), Limit(depth=1))
+    warned = [r for r in caplog.records if "no effect while nnue is on: tempo" in r.getMessage()]
+    assert len(warned) == 1
+    assert warned[0].levelname == "WARNING"
+    caplog.clear()
+    congo_engine.configure({"nnue": False})
+    with caplog.at_level("WARNING", logger="congo.engine"):
+        congo_engine.play(congo.Board(), Limit(depth=1))
+    assert not [r for r in caplog.records if "no effect" in r.getMessage()]

@@ -109,6 +109,15 @@ def _error_text(line: str) -> str:
     return text[len("error") :].lstrip(" :") or text
 
 
+def _log_engine_string(text: str) -> None:
+    """Logs an engine's ``info string``: a ``warning: …`` (an option without effect, say) at WARNING,
+    so that it is seen by default, the rest at INFO."""
+    if text.startswith("warning:"):
+        LOGGER.warning("engine: %s", text)
+    else:
+        LOGGER.info("engine: %s", text)
+
+
 class EngineError(RuntimeError):
     """The engine did something the protocol does not allow: an answer that makes no sense, an
     illegal move, an option it does not have."""
@@ -814,7 +823,7 @@ class SimpleEngine:
             if _is_error(line):
                 errors.append(_error_text(line))
             elif line.startswith("info string"):
-                LOGGER.info("engine: %s", line[len("info string") :].strip())
+                _log_engine_string(line[len("info string") :].strip())
 
     def _set_option(self, name: str, value: OptionValue, *, managed_ok: bool = False) -> None:
         try:
@@ -950,7 +959,7 @@ class SimpleEngine:
                 if "string" in info:
                     if _is_error(line):
                         errors.append(_error_text(line))
-                    LOGGER.info("engine: %s", info["string"])
+                    _log_engine_string(info["string"])
                 elif info:
                     _merge(lines.setdefault(info.get("multipv", 1), {}), info)
                 if on_info is not None:

@@ -247,14 +247,9 @@ class Engine:
         ]
         self._engine = _core.Engine(threads, hash_mb, pairs)
         self._options = dict(pairs)
-        inert = self._engine.inert_options()
-        if inert:
-            warnings.warn(
-                f"engine options without effect while nnue is on: {', '.join(inert)} (they weigh the "
-                "hand-written evaluation; add nnue=0 to use it)",
-                UserWarning,
-                stacklevel=2,
-            )
+        inert = self._engine.inert_options_warning()
+        if inert is not None:
+            warnings.warn(f"engine options: {inert}", UserWarning, stacklevel=2)
         self._tablebase: Tablebase | None = None
         if tablebase_path is not None:
             self.set_tablebase(tablebase_path)

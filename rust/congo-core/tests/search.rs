@@ -303,3 +303,46 @@ fn both_evaluations_find_the_forced_wins_and_the_learned_one_is_the_default() {
     assert_ne!(learned.evaluate(&middlegame), hand.evaluate(&middlegame));
     assert_eq!(learned.evaluate(&middlegame), learned.evaluate(&middlegame.mirrored()));
 }
+
+#[test]
+fn the_weights_the_network_ignores_are_exactly_the_hand_written_evaluations() {
+    use congo_core::search::{Params, HAND_WRITTEN_ONLY, PARAMS};
+    let positions = [
+        position("1mel1cz/g1p1p1p/1p1p1p1/7/2P1PP1/PP1P2P/GMELECZ w 5"),
+        position("3l3/7/2p4/pMgEz1c/2P4/7/3L3 b 9"),
+        position("1z5/pPp1lP1/5ep/4P1e/4L1p/2p2pP/7 b 35"),
+    ];
+    // Another value than the default, inside the parameter's range.
+    let moved = |name: &str| {
+        let info = PARAMS.iter().find(|p| p.name == name).unwrap();
+        let default = Params::default().get(name).unwrap();
+        if default == i64::from(info.min) {
+            default + 1.max(i64::from(info.max) / 4)
+        } else {
+            i64::from(info.min)
+        }
+    };
+    let fingerprint = |settings: &[(&str, i64)]| {
+        let mut engine = Engine::new(1, 16).unwrap();
+        for &(name, value) in settings {
+            engine.set_param(name, value).unwrap();
+        }
+        positions
+            .iter()
+            .map(|pos| {
+                engine.clear();
+                (engine.evaluate(pos), engine.search(pos, &[], &Limits::depth(5), &mut |_| {}).nodes)
+            })
+            .collect::<Vec<_>>()
+    };
+    let network = fingerprint(&[]);
+    let hand = fingerprint(&[("nnue", 0)]);
+    for &name in HAND_WRITTEN_ONLY {
+        let value = moved(name);
+        // Nothing changes with the network; the hand-written evaluation changes.
+        assert_eq!(fingerprint(&[(name, value)]), network, "{name}={value} changed the network's search");
+        assert_ne!(fingerprint(&[("nnue", 0), (name, value)]), hand, "{name}={value} changed nothing");
+    }
+    // The material values are not among them: the search reads them whichever evaluation is on.
+    assert_ne!(fingerprint(&[("pawn", moved("pawn"))]), network);
+}

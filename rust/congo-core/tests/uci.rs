@@ -1,6 +1,8 @@
 //! The protocol server in memory: every command, and what it does with nonsense. (The same over a
 //! real pipe, with latencies and fuzzed input, is tested from Python in `tests/test_uci_server.py`.)
 
+use std::time::{Duration, Instant};
+
 use congo_core::uci::{self, Command, Flow, Server, SharedBuffer};
 
 /// Runs a script to the end of its input and returns every line written.
@@ -220,24 +222,66 @@ fn tablebase_path_gives_the_engine_endgame_tables() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Runs a script line by line on a server, each `go` to its `bestmove` before the next line (the
+/// script of [`run`] sends lines while a search runs, when `setoption` is refused).
+fn run_each_search_to_its_end(script: &str) -> Vec<String> {
+    let output = SharedBuffer::default();
+    let mut server = Server::new(output.clone()).unwrap();
+    for line in script.lines() {
+        let searches = output.text().matches("bestmove").count();
+        server.handle_line(line);
+        if line.starts_with("go ") {
+            let deadline = Instant::now() + Duration::from_secs(120); // a bound, not a latency
+            while output.text().matches("bestmove").count() == searches {
+                assert!(Instant::now() < deadline, "no bestmove after {line}");
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+    server.handle(Command::Quit);
+    server.shutdown();
+    output.text().lines().map(str::to_owned).collect()
+}
+
 #[test]
 fn a_weight_the_network_ignores_is_set_with_a_warning() {
     let warnings = |script: &str| -> Vec<String> {
-        run(script).into_iter().filter(|l| l.starts_with("info string warning:")).collect()
+        run_each_search_to_its_end(script)
+            .into_iter()
+            .filter(|l| l.starts_with("info string warning:"))
+            .collect()
     };
-    // The default evaluation is the network: the hand-written evaluation's weights change nothing.
-    let warned = warnings("setoption name tempo value 0\nsetoption name pst value 50\n");
-    assert_eq!(warned.len(), 2, "{warned:?}");
-    assert!(warned[0].contains("no effect while nnue is on: tempo"), "{warned:?}");
-    assert!(warned[1].contains("pst, tempo"), "{warned:?}");
-    // Switching the network back on with such a weight set warns too.
+    // The default evaluation is the network: the hand-written evaluation's weights change nothing,
+    // which the next search says, once (options come in any order: setoption cannot tell yet).
+    let warned =
+        warnings("setoption name tempo value 0\nsetoption name pst value 50\ngo depth 1\ngo depth 1\n");
+    assert_eq!(
+        warned,
+        ["info string warning: no effect while nnue is on: pst, tempo (weights of the hand-written \
+          evaluation; set nnue to 0 to use it)"]
+    );
+    // The weight first, then the hand-written evaluation: no warning.
+    assert!(
+        warnings("setoption name tempo value 0\nsetoption name nnue value false\ngo depth 1\n").is_empty()
+    );
+    // Switching the network back on with such a weight set: a warning at the next search.
     let warned = warnings(
-        "setoption name nnue value false\nsetoption name tempo value 0\nsetoption name nnue value true\n",
+        "setoption name nnue value false\nsetoption name tempo value 0\ngo depth 1\n\
+         setoption name nnue value true\ngo depth 1\n",
     );
     assert_eq!(warned.len(), 1, "{warned:?}");
-    // The hand-written evaluation, a material value (the search's ordering uses it) or a search
-    // switch: no warning; and the weight is set all the same.
-    assert!(warnings("setoption name nnue value false\nsetoption name tempo value 0\n").is_empty());
-    assert!(warnings("setoption name pawn value 120\nsetoption name null_move value false\n").is_empty());
-    assert!(run("setoption name tempo value 0\n").iter().all(|l| !l.contains("error")));
+    // A material value (the search reads it too) or a search switch: no warning.
+    assert!(warnings("setoption name pawn value 120\nsetoption name null_move value false\ngo depth 1\n")
+        .is_empty());
+    // The weight is set all the same: with nnue off, it changes the evaluation.
+    let score = |script: &str| {
+        let lines = run_each_search_to_its_end(script);
+        let last = lines.iter().rev().find(|l| l.starts_with("info depth 1 ")).unwrap().clone();
+        last.split(" score cp ").nth(1).unwrap().split(' ').next().unwrap().parse::<i32>().unwrap()
+    };
+    let hand = "setoption name nnue value false\nposition startpos\n";
+    assert_ne!(
+        score(&format!("{hand}go depth 1\n")),
+        score(&format!("setoption name pst value 0\n{hand}go depth 1\n"))
+    );
 }

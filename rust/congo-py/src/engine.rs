@@ -474,10 +474,11 @@ impl PyEngine {
             .ok_or_else(|| PyValueError::new_err(search::ParamError::Unknown(name.to_owned()).to_string()))
     }
 
-    /// The options set away from their defaults that change nothing (the hand-written evaluation's,
-    /// while the learned evaluation is on).
-    fn inert_options(&self) -> PyResult<Vec<&'static str>> {
-        Ok(self.lock()?.params().inert())
+    /// What to warn about options set away from their defaults that change nothing (the
+    /// hand-written evaluation's weights, while the learned evaluation is on), or `None`.
+    fn inert_options_warning(&self) -> PyResult<Option<String>> {
+        let inert = self.lock()?.params().inert();
+        Ok((!inert.is_empty()).then(|| search::inert_message(&inert)))
     }
 
     /// Every option: `(name, default, min, max, help)`.

@@ -359,6 +359,15 @@ impl Params {
     }
 }
 
+/// What to tell a user whose options [`Params::inert`] lists (the UCI server's warning, the Python
+/// `Engine`'s `UserWarning`): one wording for both.
+pub fn inert_message(inert: &[&str]) -> String {
+    format!(
+        "no effect while nnue is on: {} (weights of the hand-written evaluation; set nnue to 0 to use it)",
+        inert.join(", ")
+    )
+}
+
 /// The parameters that only the hand-written evaluation reads (`nnue=0`). The material values are
 /// not among them: the search's move ordering uses them whichever evaluation is on.
 pub const HAND_WRITTEN_ONLY: &[&str] = &[

@@ -274,6 +274,9 @@ pub struct Server {
     hash_mb: usize,
     multipv: usize,
     debug: bool,
+    /// The inert options ([`crate::search::Params::inert`]) last warned about: a `go` warns when
+    /// they change (options may come in any order, so `setoption` itself cannot tell).
+    warned_inert: Vec<&'static str>,
 }
 
 impl Server {
@@ -294,6 +297,7 @@ impl Server {
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
             debug: false,
+            warned_inert: Vec::new(),
         })
     }
 
@@ -483,16 +487,6 @@ impl Server {
             param => {
                 if let Err(e) = engine.set_param(param, value) {
                     self.out.error(&e.to_string());
-                    return;
-                }
-                // Set, but without effect while the network evaluates: say so rather than ignore it.
-                let inert = engine.params().inert();
-                if inert.contains(&param) || (param == "nnue" && !inert.is_empty()) {
-                    self.out.line(&format!(
-                        "info string warning: no effect while nnue is on: {} (the hand-written \
-                         evaluation's; setoption name nnue value false to use it)",
-                        inert.join(", ")
-                    ));
                 }
             }
         }
@@ -634,6 +628,15 @@ impl Server {
             self.out.line("bestmove (none)");
             return;
         };
+        // Options set but without effect (the hand-written evaluation's weights while the network
+        // evaluates): said once, at the first search they would have changed, not ignored in silence.
+        let inert = engine.params().inert();
+        if inert != self.warned_inert {
+            if !inert.is_empty() {
+                self.out.line(&format!("info string warning: {}", crate::search::inert_message(&inert)));
+            }
+            self.warned_inert = inert;
+        }
         let limits = Self::limits(&position, go);
         let unbounded = limits.depth.is_none()
             && limits.nodes.is_none()
