@@ -12,7 +12,8 @@
    position in ten, are held out.
 2. **Features.** ``congo._core.eval_features``: the evaluation is exactly the dot product of a
    position's features with ``congo._core.eval_weights()`` (tested in the core), so the fit is of
-   the evaluation the engine uses.
+   the hand-written evaluation the engine uses with ``nnue=0`` (the default evaluation is the
+   network of ``nnue.py``, trained on the same data).
 3. **Fit.** Logistic loss (cross-entropy of ``1 / (1 + 10^(-K·eval/400))`` against the label): ``K``
    first, with the current weights; then the weights by Adam, with an L2 pull toward the current
    weights (strength chosen on the held-out set from ``--l2``), then rounded to integers.

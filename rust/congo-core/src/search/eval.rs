@@ -1,4 +1,6 @@
-//! The static evaluation: how good a quiet position is for the side to move, in centipawns.
+//! The static evaluation: how good a quiet position is for the side to move, in centipawns. This
+//! file is the hand-written evaluation (`nnue=0`); the default, the learned one, is `search/nnue.rs`,
+//! which [`Evaluator`] hands positions to when it is on.
 //!
 //! Terms (each documented with its measured worth in `docs/engine.md`):
 //!
@@ -144,7 +146,7 @@ impl Activity {
 }
 
 /// A ready-to-use evaluation: the weights of `search/weights.rs` scaled by the parameters, with material
-/// and piece-square values folded into one table.
+/// and piece-square values folded into one table, or the network when `nnue` is on.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     params: EvalParams,
@@ -205,7 +207,8 @@ impl Evaluator {
         self.params.material[role.index()]
     }
 
-    /// The weight vector: [`Evaluator::evaluate`] is its dot product with [`Evaluator::features`].
+    /// The hand-written evaluation's weight vector: with `nnue` off, [`Evaluator::evaluate`] is its dot
+    /// product with [`Evaluator::features`].
     pub fn weights(&self) -> &[i32] {
         &self.weights
     }

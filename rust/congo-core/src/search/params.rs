@@ -232,27 +232,23 @@ pub const PARAMS: &[ParamInfo] = &[
     number("lmr_history", "history score per ply of late move reduction (0: off)", 0, 65536),
     switch("iir", "internal iterative reduction without a table move"),
     number("futility_quiet", "futility pruning of quiet moves, margin per ply (cp, 0: off)", 0, 1000),
-    weight("pawn", "material value of a pawn (cp; move ordering, and the hand-written evaluation)", 2000),
+    weight("pawn", "material value of a pawn (cp; the search, and the hand-written evaluation)", 2000),
     weight(
         "superpawn",
-        "material value of a superpawn (cp; move ordering, and the hand-written evaluation)",
+        "material value of a superpawn (cp; the search, and the hand-written evaluation)",
         2000,
     ),
-    weight("monkey", "material value of a monkey (cp; move ordering, and the hand-written evaluation)", 2000),
-    weight(
-        "giraffe",
-        "material value of a giraffe (cp; move ordering, and the hand-written evaluation)",
-        2000,
-    ),
-    weight("zebra", "material value of a zebra (cp; move ordering, and the hand-written evaluation)", 2000),
+    weight("monkey", "material value of a monkey (cp; the search, and the hand-written evaluation)", 2000),
+    weight("giraffe", "material value of a giraffe (cp; the search, and the hand-written evaluation)", 2000),
+    weight("zebra", "material value of a zebra (cp; the search, and the hand-written evaluation)", 2000),
     weight(
         "elephant",
-        "material value of an elephant (cp; move ordering, and the hand-written evaluation)",
+        "material value of an elephant (cp; the search, and the hand-written evaluation)",
         2000,
     ),
     weight(
         "crocodile",
-        "material value of a crocodile (cp; move ordering, and the hand-written evaluation)",
+        "material value of a crocodile (cp; the search, and the hand-written evaluation)",
         2000,
     ),
     weight("pst", "piece-square tables (percent; hand-written evaluation, nnue=0)", 1000),
@@ -369,7 +365,9 @@ pub fn inert_message(inert: &[&str]) -> String {
 }
 
 /// The parameters that only the hand-written evaluation reads (`nnue=0`). The material values are
-/// not among them: the search's move ordering uses them whichever evaluation is on.
+/// not among them: the search's move ordering and quiescence pruning use them whichever evaluation
+/// is on. A new weight of the hand-written evaluation belongs here (a test checks the list against
+/// the search's behaviour).
 pub const HAND_WRITTEN_ONLY: &[&str] = &[
     "pst",
     "mobility",
@@ -411,7 +409,7 @@ mod tests {
         let mut params = Params::default();
         assert!(params.eval.nnue);
         assert!(params.inert().is_empty());
-        params.set("pawn", 120).unwrap(); // also orders the search's captures
+        params.set("pawn", 120).unwrap(); // the search's ordering and pruning read it too
         params.set("null_move", 0).unwrap();
         assert!(params.inert().is_empty());
         params.set("tempo", 0).unwrap();
