@@ -143,7 +143,10 @@ def test_transcript_of_every_command(engine: Pipe) -> None:
     # position + go with each limit.
     engine.send("position startpos moves c2c3 a7c5")
     infos, best = searched(engine.exchange("go depth 5", "bestmove"))
-    assert [int(info.split()[2]) for info in infos] == [1, 2, 3, 4, 5]
+    # Exact reports only: a score outside the aspiration window is reported (as a bound) after a
+    # second, so whether there are any depends on the machine.
+    exact = [info for info in infos if "bound " not in info]
+    assert [int(info.split()[2]) for info in exact] == [1, 2, 3, 4, 5]
     assert " ponder " in best
     _, best = searched(engine.exchange("go nodes 1", "bestmove"))
     _, best = searched(engine.exchange("go movetime 50", "bestmove"))
