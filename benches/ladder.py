@@ -115,7 +115,7 @@ PAIRINGS: list[Pairing] = [
     Pairing("n30k", "n10k", 30, concurrency=2),
     Pairing("n100k", "n30k", 30, concurrency=2),
     Pairing("t0.1", "n100k", 24),
-    Pairing("t1", "t0.1", 10),
+    Pairing("t1", "t0.1", 20, concurrency=2),  # two games at once, one core each, on an idle machine
 ]
 
 
