@@ -306,7 +306,7 @@ fn both_evaluations_find_the_forced_wins_and_the_learned_one_is_the_default() {
 
 #[test]
 fn the_weights_the_network_ignores_are_exactly_the_hand_written_evaluations() {
-    use congo_core::search::{Params, HAND_WRITTEN_ONLY, PARAMS};
+    use congo_core::search::{Params, PARAMS};
     let positions = [
         position("1mel1cz/g1p1p1p/1p1p1p1/7/2P1PP1/PP1P2P/GMELECZ w 5"),
         position("3l3/7/2p4/pMgEz1c/2P4/7/3L3 b 9"),
@@ -337,7 +337,7 @@ fn the_weights_the_network_ignores_are_exactly_the_hand_written_evaluations() {
     };
     let network = fingerprint(&[]);
     let hand = fingerprint(&[("nnue", 0)]);
-    for &name in HAND_WRITTEN_ONLY {
+    for name in PARAMS.iter().filter(|p| p.hand_written).map(|p| p.name) {
         let value = moved(name);
         // Nothing changes with the network; the hand-written evaluation changes.
         assert_eq!(fingerprint(&[(name, value)]), network, "{name}={value} changed the network's search");

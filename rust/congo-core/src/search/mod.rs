@@ -47,9 +47,7 @@ pub use limits::{
     time_budget, GameClock, LimitError, Limits, TimeBudget, DEFAULT_MOVES_TO_GO, MATE_DEPTH_SLACK, MAX_DEPTH,
     MAX_MATE, MAX_NODES, MAX_TIME_SECONDS,
 };
-pub use params::{
-    inert_message, EvalParams, ParamError, ParamInfo, Params, SearchParams, HAND_WRITTEN_ONLY, PARAMS,
-};
+pub use params::{inert_message, EvalParams, ParamError, ParamInfo, Params, SearchParams, PARAMS};
 pub use score::{Score, MATE, MAX_PLY};
 pub use tt::Bound;
 

@@ -195,18 +195,27 @@ pub struct ParamInfo {
     pub help: &'static str,
     pub min: i32,
     pub max: i32,
+    /// Read by the hand-written evaluation alone (`nnue=0`): with the network on, setting it changes
+    /// nothing ([`Params::inert`]).
+    pub hand_written: bool,
 }
 
 const fn switch(name: &'static str, help: &'static str) -> ParamInfo {
-    ParamInfo { name, help, min: 0, max: 1 }
+    ParamInfo { name, help, min: 0, max: 1, hand_written: false }
 }
 
 const fn weight(name: &'static str, help: &'static str, max: i32) -> ParamInfo {
-    ParamInfo { name, help, min: 0, max }
+    ParamInfo { name, help, min: 0, max, hand_written: false }
+}
+
+/// A weight of the hand-written evaluation only (the material values are not: the search's move
+/// ordering and quiescence pruning read them whichever evaluation is on).
+const fn hand(name: &'static str, help: &'static str, max: i32) -> ParamInfo {
+    ParamInfo { name, help, min: 0, max, hand_written: true }
 }
 
 const fn number(name: &'static str, help: &'static str, min: i32, max: i32) -> ParamInfo {
-    ParamInfo { name, help, min, max }
+    ParamInfo { name, help, min, max, hand_written: false }
 }
 
 /// Every parameter, in a stable order.
@@ -251,19 +260,19 @@ pub const PARAMS: &[ParamInfo] = &[
         "material value of a crocodile (cp; the search, and the hand-written evaluation)",
         2000,
     ),
-    weight("pst", "piece-square tables (percent; hand-written evaluation, nnue=0)", 1000),
-    weight("mobility", "mobility (percent; hand-written evaluation, nnue=0)", 1000),
-    weight("drowning", "drowning danger (percent; hand-written evaluation, nnue=0)", 1000),
-    weight(
+    hand("pst", "piece-square tables (percent; hand-written evaluation, nnue=0)", 1000),
+    hand("mobility", "mobility (percent; hand-written evaluation, nnue=0)", 1000),
+    hand("drowning", "drowning danger (percent; hand-written evaluation, nnue=0)", 1000),
+    hand(
         "lion_safety",
         "attacks on the squares around a lion (percent; hand-written evaluation, nnue=0)",
         1000,
     ),
-    weight("lion_line", "a lone piece between the lions, pinned (cp; hand-written evaluation, nnue=0)", 1000),
-    weight("pawn_advance", "pawn advancement (percent; hand-written evaluation, nnue=0)", 1000),
-    weight("promotion", "a pawn one step from promotion (cp; hand-written evaluation, nnue=0)", 1000),
-    weight("tempo", "bonus for the side to move (cp; hand-written evaluation, nnue=0)", 200),
-    weight(
+    hand("lion_line", "a lone piece between the lions, pinned (cp; hand-written evaluation, nnue=0)", 1000),
+    hand("pawn_advance", "pawn advancement (percent; hand-written evaluation, nnue=0)", 1000),
+    hand("promotion", "a pawn one step from promotion (cp; hand-written evaluation, nnue=0)", 1000),
+    hand("tempo", "bonus for the side to move (cp; hand-written evaluation, nnue=0)", 200),
+    hand(
         "threats",
         "threats against the side to move's pieces (percent; hand-written evaluation, nnue=0)",
         1000,
@@ -344,14 +353,18 @@ impl Params {
     }
 
     /// The parameters set away from their defaults that change nothing: the hand-written
-    /// evaluation's ([`HAND_WRITTEN_ONLY`]) while the learned one is on. Callers warn about them, so
+    /// evaluation's ([`ParamInfo::hand_written`]) while the learned one is on. Callers warn about them, so
     /// that `tempo=0` with the network is not a silent no-op.
     pub fn inert(&self) -> Vec<&'static str> {
         if !self.eval.nnue {
             return Vec::new();
         }
         let default = Params::default();
-        HAND_WRITTEN_ONLY.iter().copied().filter(|name| self.get(name) != default.get(name)).collect()
+        PARAMS
+            .iter()
+            .filter(|p| p.hand_written && self.get(p.name) != default.get(p.name))
+            .map(|p| p.name)
+            .collect()
     }
 }
 
@@ -363,22 +376,6 @@ pub fn inert_message(inert: &[&str]) -> String {
         inert.join(", ")
     )
 }
-
-/// The parameters that only the hand-written evaluation reads (`nnue=0`). The material values are
-/// not among them: the search's move ordering and quiescence pruning use them whichever evaluation
-/// is on. A new weight of the hand-written evaluation belongs here (a test checks the list against
-/// the search's behaviour).
-pub const HAND_WRITTEN_ONLY: &[&str] = &[
-    "pst",
-    "mobility",
-    "drowning",
-    "lion_safety",
-    "lion_line",
-    "pawn_advance",
-    "promotion",
-    "tempo",
-    "threats",
-];
 
 enum Slot<'a> {
     Switch(&'a mut bool),
@@ -417,8 +414,14 @@ mod tests {
         assert_eq!(params.inert(), ["pst", "tempo"]);
         params.set("nnue", 0).unwrap();
         assert!(params.inert().is_empty());
-        for name in HAND_WRITTEN_ONLY {
-            assert!(PARAMS.iter().any(|p| p.name == *name), "{name} is not a parameter");
+        // The flag and the help text agree (`congo options` and `uci` show the help).
+        for info in PARAMS {
+            assert_eq!(
+                info.hand_written,
+                info.help.contains("hand-written evaluation, nnue=0"),
+                "{}",
+                info.name
+            );
         }
     }
 
