@@ -14,7 +14,7 @@ def missing_browser() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "the playwright package is not installed (pip install -e '.[browser]')"
+        return "playwright is not installed (pip install -e '.[browser]')"
     if not os.path.exists(CHROMIUM):
         return f"no Chromium at {CHROMIUM} (apt-get install -y chromium)"
     return None

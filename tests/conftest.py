@@ -8,6 +8,10 @@ Hypothesis profiles (select with ``HYPOTHESIS_PROFILE=<name>``; ``ci`` is the de
 * ``ci`` - reproducible: derandomized, no example database, bounded example counts, no deadline.
 * ``thorough`` - ten times the examples, for a long local run.
 
+A test that skips because an optional extra is missing says which extra (``tests/extras.py``: the
+README's test command installs only the ``test`` extra); with ``CONGO_TEST_REQUIRE_EXTRAS=1`` such a
+skip fails instead, and ``CONGO_TEST_SKIPPED_EXTRAS=FILE`` lists the tests it skipped in FILE.
+
 With ``CONGO_TEST_INSTALLED=1`` (set by .ci/wheel-test), the session refuses to start unless ``congo``
 is imported from an installed wheel in site-packages, never from a source tree's ``python/congo``.
 The header of every run says which ``congo`` is under test.
@@ -17,12 +21,15 @@ from __future__ import annotations
 
 import os
 import sysconfig
+from collections.abc import Generator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 import congo
+from tests import extras
 
 SOURCE_PACKAGE = Path(__file__).resolve().parent.parent / "python" / "congo"
 
@@ -53,3 +60,35 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"CONGO_TEST_INSTALLED=1 but congo is imported from {package}, not from an installed wheel"
         )
+
+
+def _missing_extra(report: pytest.CollectReport | pytest.TestReport) -> None:
+    """Name the extra in the reason of a skip for a missing optional module; under
+    ``CONGO_TEST_REQUIRE_EXTRAS=1`` make it a failure; log its id where asked."""
+    if not report.skipped or not isinstance(report.longrepr, tuple):
+        return
+    path, line, message = report.longrepr
+    module = extras.missing_module(message)
+    if module is None:
+        return
+    reason = extras.reason_for(module)
+    if extras.REQUIRED:
+        report.outcome = "failed"
+        report.longrepr = f"{path}:{line}: {reason}, and CONGO_TEST_REQUIRE_EXTRAS=1 says every extra is"
+        return
+    report.longrepr = (path, line, f"Skipped: {reason}")
+    if extras.SKIPPED_LOG is not None:
+        with open(extras.SKIPPED_LOG, "a", encoding="utf-8") as log:
+            log.write(report.nodeid + "\n")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    outcome = yield
+    _missing_extra(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
+    outcome = yield
+    _missing_extra(outcome.get_result())

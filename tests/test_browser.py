@@ -2,13 +2,12 @@
 
 Needs Debian's ``chromium`` package (``/usr/bin/chromium``) and the ``playwright`` Python package
 (``pip install -e '.[browser]'``; ``playwright install`` is not needed: the system browser is used).
-Locally the tests are skipped when either is missing; under CI (``CI`` set) they fail instead, so a
-missing install step cannot hide.
+The tests are skipped when either is missing; with ``CONGO_TEST_REQUIRE_EXTRAS=1`` (CI's run with
+every extra installed) they fail instead, so a missing install step cannot hide.
 """
 
 from __future__ import annotations
 
-import os
 import struct
 import zlib
 from collections.abc import Iterator
@@ -18,12 +17,13 @@ import pytest
 import congo
 import congo.svg
 from congo import BLACK, Board
+from tests import extras
 from tests.browser_support import CHROMIUM, missing_browser
 
 MISSING = missing_browser()
 if MISSING is not None:
-    if os.environ.get("CI"):
-        pytest.fail(f"browser tests cannot run under CI: {MISSING}", pytrace=False)
+    if extras.REQUIRED:
+        pytest.fail(f"browser tests cannot run with CONGO_TEST_REQUIRE_EXTRAS=1: {MISSING}", pytrace=False)
     pytest.skip(MISSING, allow_module_level=True)
 
 from playwright.sync_api import Browser, sync_playwright  # noqa: E402

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import extras
+
 README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
 
 
@@ -29,6 +31,32 @@ def test_quickstart_has_exactly_the_two_commands() -> None:
     assert block is not None
     commands = block.group(1).splitlines()
     assert commands == ["pip install . && congo analyse", "pip install '.[test]' && pytest"]
+
+
+def test_ci_runs_the_test_command_as_written_in_a_fresh_venv() -> None:
+    """The README's test command is run as written, in a venv with the test extra alone (so every test
+    needing another extra must skip), and what it skipped runs again with every extra installed."""
+    ci = (Path(__file__).parent.parent / ".ci" / "run").read_text(encoding="utf-8")
+    step = re.search(r"^step_test\(\) \{\n(.*?)^\}", ci, re.S | re.M)
+    assert step is not None
+    assert "python3 -m venv" in step.group(1)
+    assert "pip install '.[test]' && pytest\n" in step.group(1)
+    extras_step = re.search(r"^step_test_extras\(\) \{\n(.*?)^\}", ci, re.S | re.M)
+    assert extras_step is not None
+    assert "CONGO_TEST_REQUIRE_EXTRAS=1" in extras_step.group(1)
+
+
+def test_a_skip_for_a_missing_module_names_an_extra_that_exists() -> None:
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+    pyproject = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    declared = set(pyproject["project"]["optional-dependencies"])
+    assert set(extras.EXTRA_OF_MODULE.values()) <= declared
+    assert extras.missing_module("could not import 'pyarrow.parquet': No module named 'pyarrow'") == "pyarrow"
+    assert extras.missing_module("starlette is not installed (pip install -e '.[serve,test]')") == "starlette"
+    assert extras.missing_module("no Chromium at /usr/bin/chromium") is None
+    assert extras.missing_module("could not import 'hypothesis'") is None  # not optional: a real failure
+    reason = extras.reason_for("pyspiel")
+    assert reason.startswith("needs the 'openspiel' extra (pip install 'congo-chess[openspiel]')")
 
 
 def command_line_block() -> list[str]:

@@ -2,7 +2,8 @@
 
 The protocol tests need the ``serve`` extra (Starlette, uvicorn, httpx for the TestClient); the
 browser tests also need Debian's ``chromium`` and the ``playwright`` package, as tests/test_browser.py
-does. Each is skipped when missing, except under CI (``CI`` set), where a missing install fails.
+does. Each is skipped when missing, except with ``CONGO_TEST_REQUIRE_EXTRAS=1`` (CI's run with every
+extra installed), where a missing install fails.
 Screenshots of the main views are saved under ``build/screenshots/``.
 """
 
@@ -27,6 +28,7 @@ import pytest
 import congo
 import congo.svg
 from congo import pgn
+from tests import extras
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "build" / "screenshots"
@@ -44,8 +46,8 @@ def _missing_server() -> str | None:
 
 MISSING = _missing_server()
 if MISSING is not None:
-    if os.environ.get("CI"):
-        pytest.fail(f"serve tests cannot run under CI: {MISSING}", pytrace=False)
+    if extras.REQUIRED:
+        pytest.fail(f"serve tests cannot run with CONGO_TEST_REQUIRE_EXTRAS=1: {MISSING}", pytrace=False)
     pytest.skip(MISSING, allow_module_level=True)
 
 import uvicorn  # noqa: E402
@@ -62,7 +64,7 @@ from tests.browser_support import CHROMIUM, missing_browser  # noqa: E402
 
 MISSING_BROWSER = missing_browser()
 needs_browser = pytest.mark.skipif(
-    MISSING_BROWSER is not None and not os.environ.get("CI"), reason=str(MISSING_BROWSER)
+    MISSING_BROWSER is not None and not extras.REQUIRED, reason=str(MISSING_BROWSER)
 )
 
 
