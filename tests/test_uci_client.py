@@ -397,7 +397,7 @@ def test_an_engine_that_reads_nothing_cannot_block_a_call() -> None:
 
 
 def _split(chunks: list[bytes], max_line: int) -> list[object]:
-    from congo._uci_client import _split_lines, _TooLong
+    from congo._uci_process import _split_lines, _TooLong
 
     pending = list(chunks)
 
@@ -467,7 +467,7 @@ def _long_game(capture_at_the_end: bool) -> congo.Board:
 
 
 def test_a_long_game_is_sent_from_its_last_irreversible_move() -> None:
-    from congo._uci_client import _position_command
+    from congo._uci_protocol import _position_command
 
     board = _long_game(capture_at_the_end=True)
     assert _position_command(board) == f"position fen {board.fen()}"

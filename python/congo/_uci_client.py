@@ -7,7 +7,9 @@ program in any language) from Python, the way python-chess drives UCI chess engi
 Move.from_uci('a1c3')
 >>> engine.quit()                                               # doctest: +SKIP
 
-Everything here is re-exported from :mod:`congo.engine`. One thread per engine reads its output, so
+This module is the session (``SimpleEngine``, ``AnalysisResult``); the protocol's text is
+:mod:`congo._uci_protocol` and the process :mod:`congo._uci_process`. Everything public here is
+re-exported from :mod:`congo.engine`. One thread per engine reads its output, so
 no call ever blocks on a dead or silent engine past its timeout: a process that dies raises
 :class:`EngineTerminatedError`, one that does not answer in time ``TimeoutError``, and one that answers
 nonsense :class:`EngineError`.
@@ -15,25 +17,40 @@ nonsense :class:`EngineError`.
 
 from __future__ import annotations
 
-import collections
 import contextlib
-import dataclasses
 import enum
 import logging
-import os
 import queue
-import signal
 import subprocess
 import threading
 import time
 import weakref
 from collections.abc import Iterable, Iterator, Mapping
-from typing import IO, TYPE_CHECKING, Any, Callable, Union
+from typing import TYPE_CHECKING, Any, Callable
 
-from congo._core import STARTING_FEN, Move, Position
-from congo._results import InfoDict, PlayResult, PovScore, Score
+from congo._core import Move
+from congo._results import InfoDict, PlayResult
+from congo._uci_process import Deadline, _close_connection, _Connection
+from congo._uci_protocol import (
+    AnalysisComplete,
+    BestMove,
+    EngineError,
+    EngineTerminatedError,
+    EngineTimeoutError,
+    Option,
+    OptionValue,
+    _error_text,
+    _go_command,
+    _is_error,
+    _merge,
+    _Options,
+    _parse_info,
+    _parse_line,
+    _parse_move,
+    _parse_option,
+    _position_command,
+)
 from congo.board import Board
-from congo.pieces import BLACK, PAWN, WHITE
 
 if TYPE_CHECKING:
     from congo.engine import Limit
@@ -51,25 +68,8 @@ __all__ = [
 
 LOGGER = logging.getLogger("congo.engine")
 
-OptionValue = Union[str, int, bool, None]
-
-Deadline = Union[float, None, Callable[[], Union[float, None]]]
-"""When a wait ends: a ``time.monotonic()`` value, none, or a function giving one."""
-
-_MAX_LINE = 1 << 20
-"""The longest line read from an engine (bytes, without its line end); a longer one is skipped whole."""
-
-_READ_CHUNK = 1 << 16
-"""Bytes asked for by each read of the engine's output."""
-
-_MAX_PENDING = 16 << 20
-"""About how many bytes of the engine's output may wait to be taken before its reader waits."""
-
 _STOP_GRACE = 2.0
 """Seconds an engine gets to answer ``stop`` with its ``bestmove`` before it is given up."""
-
-_MANAGED_OPTIONS = ("multipv", "ponder")
-"""Options that :meth:`SimpleEngine.analyse` and :meth:`SimpleEngine.play` set themselves."""
 
 _MAX_QUEUED_INFOS = 10_000
 """The most infos an analysis keeps for its iterator; older ones not taken give way."""
@@ -97,18 +97,6 @@ def _check_timeout(name: str, value: float | _Unset | None) -> float | None:
     return float(value)
 
 
-def _is_error(line: str) -> bool:
-    """Whether a line is an error report: ``info string error…`` (``docs/protocol.md``)."""
-    words = line.split(None, 3)
-    return len(words) >= 3 and words[:2] == ["info", "string"] and words[2].lower().startswith("error")
-
-
-def _error_text(line: str) -> str:
-    """What an ``info string error: …`` line says, without its prefix."""
-    text = line.split(None, 2)[2]
-    return text[len("error") :].lstrip(" :") or text
-
-
 def _log_engine_string(text: str) -> None:
     """Logs an engine's ``info string``: a ``warning: …`` (an option without effect, say) at WARNING,
     so that it is seen by default, the rest at INFO."""
@@ -116,565 +104,6 @@ def _log_engine_string(text: str) -> None:
         LOGGER.warning("engine: %s", text)
     else:
         LOGGER.info("engine: %s", text)
-
-
-class EngineError(RuntimeError):
-    """The engine did something the protocol does not allow: an answer that makes no sense, an
-    illegal move, an option it does not have."""
-
-
-class EngineTerminatedError(EngineError):
-    """The engine process is gone (it exited, crashed or was killed), or was closed."""
-
-
-class EngineTimeoutError(EngineError, TimeoutError):
-    """The engine did not answer in time: a quick exchange within the engine's ``timeout``, a
-    search within its own time plus ``timeout`` (or ``search_timeout`` when only depth, nodes or
-    mate bound it). Both an :class:`EngineError` and a ``TimeoutError``. The engine is usable
-    afterwards if it answered ``stop``; otherwise it was killed and later calls raise
-    :class:`EngineTerminatedError`."""
-
-
-class AnalysisComplete(Exception):
-    """Raised by :meth:`AnalysisResult.get` when the analysis is over and every info was taken."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Option:
-    """An option the engine announced (python-chess's ``Option``): ``type`` is ``"spin"``,
-    ``"check"``, ``"combo"``, ``"button"`` or ``"string"``."""
-
-    name: str
-    type: str
-    default: OptionValue
-    min: int | None
-    max: int | None
-    var: list[str]
-
-    def parse(self, value: OptionValue) -> OptionValue:
-        """``value`` checked against the option's type and range. Raises :class:`EngineError`."""
-        if self.type == "check":
-            if isinstance(value, bool):
-                return value
-            if isinstance(value, str) and value.lower() in ("true", "false"):
-                return value.lower() == "true"
-            raise EngineError(f"option {self.name!r} takes true or false, got {value!r}")
-        if self.type == "spin":
-            try:
-                number = int(value)  # type: ignore[arg-type]
-            except (TypeError, ValueError):
-                raise EngineError(f"option {self.name!r} takes an integer, got {value!r}") from None
-            if isinstance(value, bool) or (self.min is not None and number < self.min):
-                raise EngineError(f"option {self.name!r} must be at least {self.min}, got {value!r}")
-            if self.max is not None and number > self.max:
-                raise EngineError(f"option {self.name!r} must be at most {self.max}, got {value!r}")
-            return number
-        if self.type == "combo":
-            if value not in self.var:
-                raise EngineError(f"option {self.name!r} must be one of {self.var}, got {value!r}")
-            return value
-        if self.type == "button":
-            if value is not None:
-                raise EngineError(f"option {self.name!r} is a button: it takes None, got {value!r}")
-            return None
-        text = "" if value is None else str(value)
-        if "\n" in text or "\r" in text:
-            raise EngineError(f"option {self.name!r}: a value cannot contain a line break")
-        return text
-
-    def is_managed(self) -> bool:
-        """Whether the client sets this option itself (``MultiPV``, ``Ponder``, ``UCI_…``)."""
-        return self.name.lower() in _MANAGED_OPTIONS or self.name.lower().startswith("uci_")
-
-
-class _Options(Mapping[str, Option]):
-    """The announced options, looked up without regard to case (as the protocol asks)."""
-
-    def __init__(self) -> None:
-        self._options: dict[str, Option] = {}
-
-    def add(self, option: Option) -> None:
-        self._options[option.name.lower()] = option
-
-    def __getitem__(self, name: str) -> Option:
-        return self._options[name.lower()]
-
-    def __iter__(self) -> Iterator[str]:
-        return (option.name for option in self._options.values())
-
-    def __len__(self) -> int:
-        return len(self._options)
-
-    def __repr__(self) -> str:
-        return f"<Options {list(self)}>"
-
-
-@dataclasses.dataclass
-class BestMove:
-    """The end of a search: the move and the expected reply (python-chess's ``BestMove``)."""
-
-    move: Move | None
-    ponder: Move | None
-
-
-def _parse_option(line: str) -> Option | None:
-    """An ``option name … type …`` line, or ``None`` if it is malformed."""
-    tokens = line.split()
-    if len(tokens) < 5 or tokens[1] != "name" or "type" not in tokens[2:]:
-        return None
-    type_at = tokens.index("type", 2)
-    name = " ".join(tokens[2:type_at])
-    if not name or type_at + 1 >= len(tokens):
-        return None
-    kind = tokens[type_at + 1]
-    fields: dict[str, list[str]] = {"default": [], "min": [], "max": []}
-    var: list[str] = []
-    current: list[str] | None = None
-    for token in tokens[type_at + 2 :]:
-        if token in fields:
-            current = fields[token]
-        elif token == "var":
-            var.append("")
-            current = None
-        elif current is not None:
-            current.append(token)
-        elif var:
-            var[-1] = f"{var[-1]} {token}".strip()
-    default_text = " ".join(fields["default"])
-    try:
-        low = int(fields["min"][0]) if fields["min"] else None
-        high = int(fields["max"][0]) if fields["max"] else None
-        default: OptionValue
-        if kind == "spin":
-            default = int(default_text) if default_text else None
-        elif kind == "check":
-            default = default_text.lower() == "true"
-        elif kind == "button":
-            default = None
-        elif kind in ("combo", "string"):
-            default = "" if default_text == "<empty>" else default_text
-        else:
-            return None
-    except ValueError:
-        return None
-    return Option(name, kind, default, low, high, var)
-
-
-def _parse_move(board: Board, text: str) -> Move | None:
-    try:
-        return board.parse_uci(text)
-    except ValueError:
-        return None
-
-
-_INFO_INTEGERS = frozenset(
-    ("depth", "seldepth", "nodes", "nps", "hashfull", "multipv", "currmovenumber", "tbhits")
-)
-
-
-def _parse_info(line: str, board: Board) -> InfoDict:
-    """An ``info …`` line as an :data:`InfoDict`; what does not parse is left out (and logged)."""
-    info: InfoDict = {}
-    tokens = line.split()[1:]
-    i = 0
-    integers = _INFO_INTEGERS
-    while i < len(tokens):
-        key = tokens[i]
-        i += 1
-        try:
-            if key in integers:
-                info[key] = int(tokens[i])  # type: ignore[literal-required]
-                i += 1
-            elif key == "time":
-                info["time"] = int(tokens[i]) / 1000
-                i += 1
-            elif key == "score":
-                kind, value = tokens[i], int(tokens[i + 1])
-                i += 2
-                if kind == "cp":
-                    relative = Score(cp=value)
-                elif kind == "mate":
-                    relative = Score(mate=value)
-                else:
-                    raise ValueError(f"score {kind}")
-                info["score"] = PovScore(relative, board.turn)
-                while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
-                    info[tokens[i]] = True  # type: ignore[literal-required]
-                    i += 1
-            elif key == "currmove":
-                move = _parse_move(board, tokens[i])
-                i += 1
-                if move is not None:
-                    info["currmove"] = move
-            elif key == "pv":
-                info["pv"] = _parse_line(board, tokens[i:])
-                i = len(tokens)
-            elif key == "string":
-                info["string"] = line.split(None, 2)[2] if len(line.split(None, 2)) > 2 else ""
-                i = len(tokens)
-            elif key in ("refutation", "currline"):
-                i = len(tokens)  # moves to the end of the line, not kept
-        except (IndexError, ValueError) as error:
-            LOGGER.warning("ignoring a malformed part of %r: %s", line, error)
-    return info
-
-
-def _merge(into: InfoDict, info: InfoDict) -> None:
-    """Adds a newer info to what is known of a line: a new score replaces the old one's bounds."""
-    if "score" in info:
-        into.pop("lowerbound", None)
-        into.pop("upperbound", None)
-    into.update(info)
-
-
-def _parse_line(board: Board, texts: list[str]) -> list[Move]:
-    """The moves of a principal variation, as far as they are legal in turn."""
-    walker = Board.from_position(board.position)
-    moves: list[Move] = []
-    for text in texts:
-        move = _parse_move(walker, text)
-        if move is None:
-            LOGGER.warning("ignoring the rest of a principal variation from %r on", text)
-            break
-        walker.push(move)
-        moves.append(move)
-    return moves
-
-
-def _material(position: Position) -> tuple[int, int]:
-    """What only an irreversible move changes (``rules::repetition``): the pieces and the pawns."""
-    pawns = position.pieces_mask(PAWN, WHITE) | position.pieces_mask(PAWN, BLACK)
-    return bin(position.occupied_mask()).count("1"), bin(pawns).count("1")
-
-
-def _since_irreversible(board: Board) -> tuple[Position, list[Move]]:
-    """The position after the board's last irreversible move (a capture, a drowning or a promotion)
-    and the moves since: all an engine needs for repetitions, since no earlier position can recur.
-
-    Material never grows in a game, so the positions with the current material are the last ones
-    of the move stack: a search over the stack's tails (doubling, then halving) finds the first of
-    them in time that grows with their number only."""
-    history, current = board._history, board.position
-    now = _material(current)
-    if _material(history.root(current)) == now:
-        return history.root(current), history.moves()
-
-    def same(tail: int) -> bool:
-        return _material(history.copy(tail).root(current)) == now
-
-    low, high = 0, 1  # same(low) holds; high: a tail that may not
-    while same(high):
-        low, high = high, 2 * high
-    high -= 1  # the longest tail with the current material lies in low … high
-    while low < high:
-        middle = (low + high + 1) // 2
-        if same(middle):
-            low = middle
-        else:
-            high = middle - 1
-    tail = history.copy(low)
-    return tail.root(current), tail.moves()
-
-
-def _position_command(board: Board) -> str:
-    """The ``position`` command of a board, as short as repetitions allow: the position after its
-    last irreversible move and the moves since (the whole game when there was none)."""
-    root, moves = _since_irreversible(board)
-    fen = root.fen()
-    start = "startpos" if fen == STARTING_FEN else f"fen {fen}"
-    return f"position {start} moves {' '.join(m.uci() for m in moves)}" if moves else f"position {start}"
-
-
-def _millis(seconds: float) -> int:
-    return max(0, round(seconds * 1000))
-
-
-def _go_command(
-    limit: Limit | None,
-    *,
-    root_moves: list[Move] | None = None,
-    ponder: bool = False,
-    infinite: bool = False,
-) -> str:
-    parts = ["go"]
-    if ponder:
-        parts.append("ponder")
-    if limit is not None:
-        for name, value in (("wtime", limit.white_clock), ("btime", limit.black_clock)):
-            if value is not None:
-                parts += [name, str(_millis(value))]
-        for name, value in (("winc", limit.white_inc), ("binc", limit.black_inc)):
-            if value is not None:
-                parts += [name, str(_millis(value))]
-        if limit.remaining_moves is not None:
-            parts += ["movestogo", str(limit.remaining_moves)]
-        if limit.depth is not None:
-            parts += ["depth", str(limit.depth)]
-        if limit.nodes is not None:
-            parts += ["nodes", str(limit.nodes)]
-        if limit.mate is not None:
-            parts += ["mate", str(limit.mate)]
-        if limit.time is not None:
-            parts += ["movetime", str(max(1, _millis(limit.time)))]
-    if infinite:
-        parts.append("infinite")
-    if root_moves is not None:
-        parts += ["searchmoves", *(m.uci() for m in root_moves)]
-    return " ".join(parts)
-
-
-class _TooLong:
-    """Stands for a line longer than :data:`_MAX_LINE`, skipped whole (``size`` bytes)."""
-
-    __slots__ = ("size",)
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-
-
-def _split_lines(read: Callable[[int], bytes], max_line: int) -> Iterator[list[bytes | _TooLong]]:
-    """The lines of a byte stream read in blocks (``read(n)`` returns at most ``n`` bytes, ``b""``
-    at its end), without their line ends, in batches (those each block completes). A line longer
-    than ``max_line`` bytes is never held in memory or cut into pieces: it comes out once, as a
-    :class:`_TooLong`. A last line without a line end still counts."""
-    pending = bytearray()
-    skipped = 0  # bytes of an over-long line read so far (0: none)
-    while True:
-        chunk = read(_READ_CHUNK)
-        if not chunk:
-            break
-        batch: list[bytes | _TooLong] = []
-        start = 0
-        while True:
-            end = chunk.find(b"\n", start)
-            piece = chunk[start:] if end < 0 else chunk[start:end]
-            if skipped:
-                skipped += len(piece)
-            elif len(pending) + len(piece) > max_line:
-                skipped = len(pending) + len(piece)
-                pending.clear()
-            elif end >= 0 and not pending:
-                batch.append(piece[:-1] if piece.endswith(b"\r") else piece)
-                start = end + 1
-                continue
-            else:
-                pending += piece
-            if end < 0:
-                break
-            if skipped:
-                batch.append(_TooLong(skipped))
-                skipped = 0
-            else:
-                batch.append(bytes(pending[:-1] if pending.endswith(b"\r") else pending))
-                pending.clear()
-            start = end + 1
-        if batch:
-            yield batch
-    if skipped:
-        yield [_TooLong(skipped)]
-    elif pending:
-        yield [bytes(pending)]
-
-
-_Line = Union[str, _TooLong, None]
-"""A line of the engine's output, an over-long line skipped, or ``None`` for the end of it."""
-
-
-class _LineBuffer:
-    """The engine's lines not yet taken, in batches, bounded: when :data:`_MAX_PENDING` bytes
-    wait, the reading thread waits too (and the engine blocks on its output), so that a flood
-    never fills the memory."""
-
-    def __init__(self) -> None:
-        self._batches: collections.deque[tuple[list[_Line], int]] = collections.deque()
-        self._size = 0
-        self._ready = threading.Condition()
-        self.closed = False
-
-    def put(self, batch: list[_Line]) -> None:
-        size = sum(len(item) + 64 if isinstance(item, str) else 64 for item in batch)
-        with self._ready:
-            while self._size >= _MAX_PENDING and not self.closed:
-                self._ready.wait()
-            self._batches.append((batch, size))
-            self._size += size
-            self._ready.notify_all()
-
-    def get(self, timeout: float) -> list[_Line]:
-        """The next batch; raises ``queue.Empty`` after ``timeout`` seconds without one."""
-        with self._ready:
-            if not self._batches and not self._ready.wait_for(lambda: self._batches, timeout):
-                raise queue.Empty
-            batch, size = self._batches.popleft()
-            self._size -= size
-            self._ready.notify_all()
-            return batch
-
-    def close(self) -> None:
-        """Lets a waiting reader go (what it still puts is kept, but never makes it wait)."""
-        with self._ready:
-            self.closed = True
-            self._ready.notify_all()
-
-
-class _Connection:
-    """The engine process: its output read in blocks and split into bounded lines on threads of
-    their own, its input written by a thread of its own (so that a write to an engine that reads
-    nothing has an end too)."""
-
-    def __init__(self, args: list[str], popen_args: dict[str, Any]) -> None:
-        # On POSIX the engine gets a process group of its own (unless the caller arranges one):
-        # a wrapper script's children die with it (a killed `sh -c "engine"` left its engine
-        # running), and a Ctrl-C at the terminal reaches the client, which stops the search.
-        self._own_group = os.name == "posix" and not (
-            {"start_new_session", "process_group", "preexec_fn"} & popen_args.keys()
-        )
-        if self._own_group:
-            popen_args = {**popen_args, "start_new_session": True}
-        self.process = subprocess.Popen(
-            args,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            bufsize=0,
-            **popen_args,
-        )
-        self.lines = _LineBuffer()
-        self._taken: collections.deque[_Line] = collections.deque()  # the rest of a batch
-        self._debug = False
-        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
-        self.eof = False
-        self.closed = False
-        self.broken_input = False
-        self._writes: queue.SimpleQueue[tuple[bytes, threading.Event] | None] = queue.SimpleQueue()
-        threading.Thread(target=self._read_stdout, name="congo-engine-stdout", daemon=True).start()
-        self._stderr_reader = threading.Thread(
-            target=self._read_stderr, name="congo-engine-stderr", daemon=True
-        )
-        self._stderr_reader.start()
-        threading.Thread(target=self._write_stdin, name="congo-engine-stdin", daemon=True).start()
-
-    @staticmethod
-    def _pipe_lines(pipe: IO[bytes] | None, take: Callable[[list[_Line]], object]) -> None:
-        """Hands the lines of a pipe, in batches, to ``take`` until the pipe ends (or fails)."""
-        assert pipe is not None
-        with contextlib.suppress(OSError, ValueError):
-            for batch in _split_lines(pipe.read, _MAX_LINE):
-                take([raw if isinstance(raw, _TooLong) else raw.decode("utf-8", "replace") for raw in batch])
-
-    def _read_stdout(self) -> None:
-        self._pipe_lines(self.process.stdout, self.lines.put)
-        self.lines.put([None])
-
-    def _read_stderr(self) -> None:
-        def keep(batch: list[_Line]) -> None:
-            for line in batch:
-                text = f"<a line of {line.size} bytes>" if isinstance(line, _TooLong) else str(line)
-                self.stderr_tail.append(text if len(text) <= 1000 else text[:1000] + "…")
-
-        self._pipe_lines(self.process.stderr, keep)
-
-    def _write_stdin(self) -> None:
-        stdin = self.process.stdin
-        assert stdin is not None
-        while True:
-            item = self._writes.get()
-            if item is None:
-                return
-            data, done = item
-            try:
-                stdin.write(data)
-                stdin.flush()
-            except (OSError, ValueError):
-                self.broken_input = True
-            done.set()
-
-    def terminated_error(self, doing: str) -> EngineTerminatedError:
-        if self.closed:
-            return EngineTerminatedError("the engine was closed")
-        try:
-            code = self.process.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            code = None
-        if code is None:  # it closed a pipe but runs on: it can answer nothing more
-            pipe = "input" if self.broken_input and not self.eof else "output"
-            self.kill()
-            tail = "; its last words: " + " | ".join(self.stderr_tail) if self.stderr_tail else ""
-            return EngineTerminatedError(f"the engine closed its {pipe} {doing} and was killed{tail}")
-        self._stderr_reader.join(timeout=1.0)  # its last words may still be in the pipe
-        detail = f" (exit code {code})"
-        tail = "; its last words: " + " | ".join(self.stderr_tail) if self.stderr_tail else ""
-        return EngineTerminatedError(f"the engine process died {doing}{detail}{tail}")
-
-    def send(self, line: str, deadline: float | None) -> None:
-        """Writes a line, waiting until ``deadline`` (a ``time.monotonic()`` value) at most for the
-        engine to take it; an engine that does not is killed (:class:`EngineTimeoutError`)."""
-        if self.eof or self.closed or self.broken_input or self.process.poll() is not None:
-            raise self.terminated_error("before a command could be sent")
-        LOGGER.debug("%d << %s", self.process.pid, line)
-        done = threading.Event()
-        self._writes.put((line.encode("utf-8") + b"\n", done))
-        while not done.wait(0.1 if deadline is None else max(0.0, min(deadline - time.monotonic(), 0.1))):
-            if deadline is not None and time.monotonic() >= deadline:
-                self.kill()
-                raise EngineTimeoutError("the engine did not read its input in time and was killed")
-        if self.broken_input:
-            raise self.terminated_error("while a command was sent")
-
-    def read(self, deadline: Deadline, doing: str) -> str:
-        """The next line, waiting until ``deadline`` (a ``time.monotonic()`` value, or a function
-        giving it, looked at again while waiting) at most. A line longer than :data:`_MAX_LINE` is
-        skipped whole (and logged)."""
-        if self.eof:
-            raise self.terminated_error(doing)
-        while True:
-            limit = deadline() if callable(deadline) else deadline
-            remaining = None if limit is None else limit - time.monotonic()
-            if remaining is not None and remaining <= 0:
-                raise EngineTimeoutError(f"the engine did not answer in time {doing}")
-            if not self._taken:
-                try:
-                    # Short waits keep Ctrl-C responsive on every platform.
-                    self._taken.extend(self.lines.get(0.1 if remaining is None else min(remaining, 0.1)))
-                except queue.Empty:
-                    continue
-                self._debug = LOGGER.isEnabledFor(logging.DEBUG)  # once a batch: floods are cheap
-            line = self._taken.popleft()
-            if line is None:
-                self.eof = True
-                raise self.terminated_error(doing)
-            if isinstance(line, _TooLong):
-                LOGGER.warning(
-                    "skipped a line of %d bytes from the engine (lines are at most %d bytes)",
-                    line.size,
-                    _MAX_LINE,
-                )
-                continue
-            if self._debug:
-                LOGGER.debug("%d >> %s", self.process.pid, line)
-            return line
-
-    def kill(self) -> None:
-        self.closed = True
-        if self._own_group:  # the engine and whatever it started
-            with contextlib.suppress(OSError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-        if self.process.poll() is None:
-            self.process.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=5)
-        self.lines.close()
-        self._writes.put(None)
-        for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
-            if pipe is not None:
-                with contextlib.suppress(OSError):
-                    pipe.close()
-
-
-def _close_connection(connection: _Connection) -> None:
-    """The finalizer of an engine that was never closed: no process outlives its client."""
-    if not connection.closed:
-        connection.kill()
 
 
 class SimpleEngine:

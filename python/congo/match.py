@@ -42,7 +42,7 @@ from typing import Callable, Protocol, Union
 
 from congo import _core, pgn
 from congo._core import Move, Position
-from congo._uci_client import _Connection
+from congo._uci_process import _Connection
 from congo.board import Board, Outcome
 from congo.distributed import open_pool
 from congo.engine import (
