@@ -9,7 +9,10 @@ simple opponents, or against the engine itself, with
 Any program in any language that answers these few commands the same way can play: ``uci`` (answer
 ``id name …`` and ``uciok``), ``isready`` (``readyok``), ``ucinewgame``, ``position startpos|fen FEN
 [moves …]``, ``go …`` (answer ``bestmove MOVE``, or ``bestmove (none)`` when the game is over) and
-``quit``. Moves are the squares a piece visits, concatenated (``c2c3``, a monkey chain ``b1d3f5d7``).
+``quit``; a ``go infinite`` or ``go ponder`` is answered only at ``stop`` (or ``ponderhit``). Moves
+are the squares a piece visits, concatenated (``c2c3``, a monkey chain ``b1d3f5d7``). Check a bot
+of your own with ``congo uci-check python mybot.py``: it names every answer the protocol does not
+allow.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ def set_position(words: list[str]) -> congo.Board:
 def main() -> None:
     rng = random.Random(0)
     board = congo.Board()
+    held: str | None = None  # the answer to a go infinite or go ponder, given at stop or ponderhit
     for line in sys.stdin:
         words = line.split()
         if not words:
@@ -54,7 +58,14 @@ def main() -> None:
             board = set_position(words[1:])
         elif command == "go":
             move = choose(board, rng)
-            print(f"bestmove {move.uci() if move else '(none)'}")
+            answer = f"bestmove {move.uci() if move else '(none)'}"
+            if "infinite" in words or "ponder" in words:
+                held = answer  # a search that lasts until the controller says stop
+            else:
+                print(answer)
+        elif command in ("stop", "ponderhit") and held is not None:
+            print(held)
+            held = None
         elif command == "quit":
             break
         sys.stdout.flush()  # each answer reaches the controller at once

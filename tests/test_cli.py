@@ -22,7 +22,7 @@ import pytest
 import congo
 from congo import match, tablebase
 from congo._files import SameFileError, atomic_output, check_writable
-from congo.cli import COMMANDS, build_parser, main
+from congo.cli import COMMANDS, build_parser, main, module_name
 from congo.cli._progress import Progress
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,7 +53,7 @@ def test_every_command_is_a_module_with_register_and_run() -> None:
     subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     assert tuple(subparsers.choices) == COMMANDS
     for name in COMMANDS:
-        module = importlib.import_module(f"congo.cli.{name}")
+        module = importlib.import_module(module_name(name))
         fresh = argparse.ArgumentParser().add_subparsers()
         registered = module.register(fresh)
         assert isinstance(registered, argparse.ArgumentParser)
@@ -78,7 +78,8 @@ def test_no_module_imports_from_main_and_commands_import_heavy_modules_lazily() 
         assert "congo.__main__" not in _imports(path), path
     heavy = {"congo.match", "congo.annotate", "congo.selfplay", "congo.analysis", "numpy", "pyarrow"}
     for name in COMMANDS:
-        tree = ast.parse((PACKAGE / "cli" / f"{name}.py").read_text(encoding="utf-8"))
+        module = module_name(name).rsplit(".", 1)[1]
+        tree = ast.parse((PACKAGE / "cli" / f"{module}.py").read_text(encoding="utf-8"))
         top = {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
         top |= {a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names}
         assert not top & heavy, (name, top & heavy)
@@ -128,6 +129,11 @@ def test_user_errors_exit_2_in_every_command(tmp_path: Path, capsys: pytest.Capt
         "analyse": [["analyse", "--fen", "nonsense", "--depth", "1"], ["analyse", "--depth", "0"]],
         "match": [["match", "random", "nobody"], ["match", "random", "random", "--save", f"{a_file}/x.pgn"]],
         "uci": [["uci", "extra"]],
+        "uci-check": [
+            ["uci-check"],
+            ["uci-check", str(tmp_path / "no-engine")],
+            ["uci-check", "--timeout", "0", "x"],
+        ],
         "options": [["options", "--bogus"]],
         "tablebase": [
             ["tablebase", "probe", "--dir", str(tmp_path / "none"), congo.STARTING_FEN],

@@ -28,10 +28,21 @@ from congo.cli._args import (
     EXIT_USAGE,
 )
 
-__all__ = ["COMMANDS", "build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main", "module_name"]
 
-COMMANDS = ("perft", "analyse", "match", "uci", "options", "tablebase", "annotate", "selfplay", "serve")
-"""The command modules of :mod:`congo.cli`, in the order of ``congo --help``."""
+COMMANDS = (
+    "perft",
+    "analyse",
+    "match",
+    "uci",
+    "uci-check",
+    "options",
+    "tablebase",
+    "annotate",
+    "selfplay",
+    "serve",
+)
+"""The commands, in the order of ``congo --help``; each is the module :func:`module_name` names."""
 
 # The errors of a path the user named (a user error, exit 2), as opposed to a disk that fails.
 _PATH_ERRORS = (FileNotFoundError, NotADirectoryError, IsADirectoryError, PermissionError, FileExistsError)
@@ -48,6 +59,12 @@ _PATH_ERRNOS = {
 }
 
 
+def module_name(command: str) -> str:
+    """The module of a command: ``congo.cli.<command>``, a dash in its name an underscore
+    (``uci-check`` is :mod:`congo.cli.uci_check`)."""
+    return f"congo.cli.{command.replace('-', '_')}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``congo`` with every command of :data:`COMMANDS` registered."""
     parser = argparse.ArgumentParser(
@@ -59,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"congo {congo.__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        module = importlib.import_module(f"congo.cli.{name}")
+        module = importlib.import_module(module_name(name))
         module.register(subparsers)
     return parser
 
