@@ -85,7 +85,7 @@ def test_promotion_suffix() -> None:
         board.parse_san("Zb7=S")
 
 
-@pytest.mark.parametrize("text", ["", "Qd4", "Zh3", "Zf3x", "Zxxf3", "O-O", "--", "é4", "Zf"])
+@pytest.mark.parametrize("text", ["", "Qd4", "Zh3", "Zf3x", "Zxxf3", "O-O", "---", "é4", "Zf"])
 def test_invalid_san(text: str) -> None:
     board = Board()
     with pytest.raises(InvalidMoveError, match="invalid SAN"):

@@ -7,7 +7,7 @@
 //!
 //! The text form is made for pickles, where it is written and read back thousands of times a
 //! second: one character per square of each move (`'A'` + the square index, so `a1` is `A`, `g7`
-//! is `q`), moves separated by spaces. The side to move and the move number may be set by hand
+//! is `q`; `-` for a null move), moves separated by spaces. The side to move and the move number may be set by hand
 //! between moves (python-chess allows it); the text form records such an edit as a token
 //! `@<w|b><number>`. The placement, though, always follows from the moves: a history whose moves are
 //! not legal where they stand is refused.
@@ -136,7 +136,9 @@ impl History {
             if let Some(previous) = previous {
                 note_edit(&mut tokens, previous, before);
             }
-            if m.path.is_chain() {
+            if m.is_null() {
+                tokens.push(NULL_TOKEN);
+            } else if m.path.is_chain() {
                 tokens.extend(m.path.squares().map(square_char));
             } else {
                 tokens.push(square_char(m.from()));
@@ -163,6 +165,11 @@ impl History {
                     .ok_or_else(|| HistoryError::Token { ply, token: token.to_owned() })?;
                 continue;
             }
+            if token.len() == 1 && token.starts_with(NULL_TOKEN) {
+                history.push(Move::NULL, position);
+                position = position.play_null();
+                continue;
+            }
             let path =
                 token_path(token).ok_or_else(|| HistoryError::Token { ply, token: token.to_owned() })?;
             let m = position
@@ -174,6 +181,9 @@ impl History {
         Ok((history, position))
     }
 }
+
+/// The text form's token for a null move (never a square character).
+const NULL_TOKEN: char = '-';
 
 /// The character of square 0 in the text form.
 const SQUARE_CHAR_BASE: u8 = b'A';
@@ -271,6 +281,31 @@ mod tests {
         assert!(matches!(History::decode(start, &bad_edit), Err(HistoryError::Token { ply: 1, .. })));
         assert!(matches!(History::decode(start, "g1f3"), Err(HistoryError::Token { ply: 0, .. })));
         assert!(matches!(History::decode("junk", ""), Err(HistoryError::Fen(_))));
+    }
+
+    #[test]
+    fn null_moves_round_trip_and_drown_the_passers_swimmers() {
+        // White's elephant entered the river on e4 with White's last move; Black passes, White
+        // passes: the elephant drowns, as it would after any other White move. Black's pawn on b4
+        // drowns at Black's pass.
+        let before = Position::from_fen("3l3/7/7/1p2E2/7/7/3L3 b 5").unwrap();
+        let after_black = before.play_null();
+        assert_eq!(after_black.fen(), "3l3/7/7/4E2/7/7/3L3 w 6");
+        let after_white = after_black.play_null();
+        assert_eq!(after_white.fen(), "3l3/7/7/7/7/7/3L3 b 6");
+        assert_eq!(after_white.zobrist_hash(), crate::zobrist::hash(after_white.board(), Color::Black));
+        let mut history = History::new();
+        history.push(Move::NULL, before);
+        history.push(Move::NULL, after_black);
+        let (root, tokens) = history.encode(&after_white);
+        assert_eq!(tokens, "- -");
+        assert_eq!(History::decode(&root, &tokens).unwrap(), (history, after_white));
+        // A crocodile never drowns, and a pass is never a legal move.
+        let croc = Position::from_fen("3l3/7/7/4C2/7/7/3L3 w 1").unwrap();
+        assert_eq!(croc.play_null().fen(), "3l3/7/7/4C2/7/7/3L3 b 1");
+        assert!(!croc.is_legal(&Path::NULL));
+        assert!(!croc.is_capture(&Path::NULL));
+        assert_eq!(croc.find_move(&Path::NULL).unwrap_err().reason, crate::position::IllegalReason::NullMove);
     }
 
     #[test]

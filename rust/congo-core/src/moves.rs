@@ -22,11 +22,22 @@ pub struct Path {
     dirs: u128,
     from: Square,
     to: Square,
-    /// Number of legs: 1 for every single-leg move (including a single monkey jump), n for an n-jump chain.
+    /// Number of legs: 1 for every single-leg move (including a single monkey jump), n for an n-jump chain,
+    /// 0 for the null move.
     legs: u8,
 }
 
 impl Path {
+    /// The null move's path (python-chess's `Move.null()`, written `0000`): no squares. It is never
+    /// a legal move; a board plays it as a pass (see [`crate::Position::play_null`]).
+    pub const NULL: Path = Path { dirs: 0, from: Square::A1, to: Square::A1, legs: 0 };
+
+    /// Whether this is the null move's path.
+    #[inline]
+    pub const fn is_null(&self) -> bool {
+        self.legs == 0
+    }
+
     /// A single-leg path `from → to`.
     #[inline]
     pub const fn single(from: Square, to: Square) -> Path {
@@ -88,7 +99,7 @@ impl Path {
         self.to
     }
 
-    /// Number of legs (1 unless this is a chain of two or more jumps).
+    /// Number of legs (1 unless this is a chain of two or more jumps; 0 for the null move).
     #[inline]
     pub const fn legs(&self) -> usize {
         self.legs as usize
@@ -100,11 +111,11 @@ impl Path {
         self.legs >= 2
     }
 
-    /// The squares visited, `from` first, `to` last.
+    /// The squares visited, `from` first, `to` last (none for the null move).
     pub fn squares(&self) -> impl ExactSizeIterator<Item = Square> + '_ {
         let mut cur = self.from;
         let mut started = false;
-        let total = self.legs as usize + 1;
+        let total = if self.is_null() { 0 } else { self.legs as usize + 1 };
         (0..total).map(move |i| {
             if !started {
                 started = true;
@@ -122,8 +133,12 @@ impl Path {
         })
     }
 
-    /// Writes the path in this project's notation (squares concatenated), e.g. `b1d3f5`.
+    /// Writes the path in this project's notation (squares concatenated), e.g. `b1d3f5`; `0000` for
+    /// the null move.
     pub fn write_uci(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        if self.is_null() {
+            return out.write_str("0000");
+        }
         for sq in self.squares() {
             let [f, r] = sq.name_bytes();
             out.write_char(f as char)?;
@@ -187,6 +202,15 @@ pub struct Move {
 }
 
 impl Move {
+    /// The null move (see [`Path::NULL`]): it moves and captures nothing; its `role` means nothing.
+    pub const NULL: Move = Move { path: Path::NULL, captured: Bitboard::EMPTY, role: Role::Lion };
+
+    /// Whether this is the null move.
+    #[inline]
+    pub const fn is_null(&self) -> bool {
+        self.path.is_null()
+    }
+
     #[inline]
     pub const fn from(&self) -> Square {
         self.path.from
@@ -256,6 +280,16 @@ mod tests {
         );
         assert_eq!(Path::from_squares(&[sq("b1"), sq("b1")]), Err(PathError::NullLeg { leg: 1 }));
         assert_eq!(Path::from_squares(&[sq("b1")]), Err(PathError::TooShort));
+    }
+
+    #[test]
+    fn the_null_path_has_no_squares_and_is_written_0000() {
+        assert!(Path::NULL.is_null() && Move::NULL.is_null());
+        assert_eq!(Path::NULL.squares().count(), 0);
+        assert_eq!(Path::NULL.uci(), "0000");
+        assert_eq!(Path::NULL.legs(), 0);
+        assert!(!Path::NULL.is_chain());
+        assert!(!Path::single(sq("a1"), sq("a2")).is_null());
     }
 
     #[test]

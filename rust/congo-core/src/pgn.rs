@@ -605,6 +605,15 @@ impl<'a> Tokenizer<'a> {
                 }
                 Token::Annotation(&self.text[start..self.pos])
             }
+            // `--`, the null move (python-chess's spelling), with any suffix as a move's.
+            b'-' if bytes.get(self.pos) == Some(&b'-') && ends_token(bytes.get(self.pos + 1)) => {
+                self.pos += 1;
+                let end = self.pos;
+                while self.pos < end + 2 && bytes.get(self.pos).is_some_and(|&b| b == b'!' || b == b'?') {
+                    self.pos += 1;
+                }
+                Token::Move(&self.text[start..end], &self.text[end..self.pos])
+            }
             _ if b.is_ascii_alphabetic() => {
                 while bytes.get(self.pos).is_some_and(|&b| is_move_byte(b)) {
                     self.pos += 1;
@@ -834,6 +843,16 @@ impl MovetextParser {
             return;
         }
         let Some(position) = self.line.position else { return };
+        if text == crate::san::NULL_SAN {
+            // A null move passes (`Position::play_null`): records of analysis use it, as
+            // python-chess reads and writes it.
+            self.line = Line { position: Some(position.play_null()), before: Some(position) };
+            self.events.push(Event::Move(Move::NULL));
+            if let Some(nag) = suffix_nag(suffix) {
+                self.events.push(Event::Nag(nag));
+            }
+            return;
+        }
         match parse_san(&position, text) {
             Ok(m) => {
                 self.line = Line { position: Some(position.play_unchecked(&m)), before: Some(position) };
@@ -872,6 +891,13 @@ mod tests {
             .iter()
             .filter_map(|e| if let Event::Move(m) = e { Some(m.path.uci()) } else { None })
             .collect()
+    }
+
+    #[test]
+    fn a_null_move_is_read_as_a_pass() {
+        let parsed = games("1. Zf3 -- 2. Zg5 -- *\n");
+        assert_eq!(moves(&parsed[0]), ["g1f3", "0000", "f3g5", "0000"]);
+        assert!(parsed[0].errors.is_empty(), "{:?}", parsed[0].errors);
     }
 
     #[test]

@@ -27,6 +27,47 @@ impl Setup {
     }
 }
 
+impl Setup {
+    /// Every reason this setup is not a valid position (RULES §9), not just the first that
+    /// [`Position::from_setup`] reports (which is always the first of these): empty exactly when
+    /// the setup is valid. For status reports (`Board.status()` in Python).
+    pub fn problems(&self) -> Vec<PositionError> {
+        let board = &self.board;
+        let mut found = Vec::new();
+        for color in Color::ALL {
+            let count = board.by_color(color).count();
+            if count > MAX_PIECES_PER_COLOR {
+                found.push(PositionError::TooManyPieces { color, count });
+            }
+        }
+        let lions = board.by_role(Role::Lion);
+        if lions.is_empty() {
+            found.push(PositionError::NoLions);
+        }
+        for color in Color::ALL {
+            let own = lions & board.by_color(color);
+            if own.count() > 1 {
+                found.push(PositionError::TooManyLions { color, count: own.count() });
+            }
+        }
+        if lions.count() == 2 {
+            for color in Color::ALL {
+                let lion = lions & board.by_color(color);
+                if let Some(square) = (lion & !castle_of(color)).first() {
+                    found.push(PositionError::LionOutsideCastle { color, square });
+                }
+            }
+        }
+        for color in Color::ALL {
+            let pawns = board.by_piece(Piece::new(Role::Pawn, color));
+            if let Some(square) = (pawns & Bitboard::rank(color.far_rank())).first() {
+                found.push(PositionError::PawnOnFarRank { color, square });
+            }
+        }
+        found
+    }
+}
+
 impl Default for Setup {
     fn default() -> Setup {
         Setup::start()
@@ -98,6 +139,8 @@ pub enum IllegalReason {
     NoPieceOfSideToMove,
     /// The piece there cannot make this move.
     NotAMoveOfThePiece(Piece),
+    /// The null move is never a legal move (a board plays it as a pass: [`Position::play_null`]).
+    NullMove,
 }
 
 impl fmt::Display for IllegalMoveError {
@@ -117,6 +160,9 @@ impl fmt::Display for IllegalMoveError {
                 piece.role.name(),
                 path.from()
             ),
+            IllegalReason::NullMove => {
+                f.write_str("the null move 0000 is not a legal move (a board pushes it as a pass)")
+            }
         }
     }
 }
@@ -237,6 +283,9 @@ impl Position {
     /// The legal move with this path, or why there is none.
     pub fn find_move(&self, path: &Path) -> Result<Move, IllegalMoveError> {
         let illegal = |reason| IllegalMoveError { path: *path, reason };
+        if path.is_null() {
+            return Err(illegal(IllegalReason::NullMove));
+        }
         if self.is_decided() {
             return Err(illegal(IllegalReason::GameDecided));
         }
@@ -271,8 +320,36 @@ impl Position {
     pub fn is_capture(&self, path: &Path) -> bool {
         match self.find_move(path) {
             Ok(m) => m.is_capture(),
-            Err(_) => self.board.color_at(path.to()) == Some(!self.turn),
+            Err(_) => !path.is_null() && self.board.color_at(path.to()) == Some(!self.turn),
         }
+    }
+
+    /// The position after the null move (python-chess's `Move.null()`): the turn passes and the
+    /// move number advances as after any move, and drowning (RULES §6) applies to the mover as
+    /// after any move: no piece entered the river on this move, so every non-crocodile piece of the
+    /// mover standing in the river drowns. A null move uses up the one turn a piece may spend in
+    /// the river, as python-chess's null move uses up an en passant right; a pass that kept them
+    /// would let a piece stay in the river longer than any sequence of real moves can, and the
+    /// position would break the rule that every swimmer of the side to move entered the river on
+    /// its previous move.
+    ///
+    /// Not a legal move: move generation, perft and [`Position::find_move`] never yield or accept
+    /// it. Allowed in any position, a decided one included (as python-chess allows it anywhere).
+    #[must_use]
+    pub fn play_null(&self) -> Position {
+        let us = self.turn;
+        let mut next = *self;
+        let mut hash = self.hash ^ zobrist::WHITE_TO_MOVE;
+        let drowned = river::swimmers(&self.board, us);
+        if drowned.any() {
+            next.board.remove_pieces(us, drowned, |role, sq| hash ^= zobrist::piece_key(us, role, sq));
+        }
+        if us == Color::Black {
+            next.fullmove = self.fullmove.saturating_add(1);
+        }
+        next.turn = !us;
+        next.hash = hash;
+        next
     }
 
     /// Plays the legal move with this path.
@@ -380,5 +457,31 @@ impl Position {
         let board = self.board.mirrored();
         let turn = !self.turn;
         Position { board, hash: zobrist::hash(&board, turn), fullmove: self.fullmove, turn }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::parse_setup;
+
+    #[test]
+    fn problems_list_every_reason_and_start_with_the_one_from_setup_reports() {
+        for (fen, count) in [
+            ("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1", 0),
+            ("3l3/7/7/7/7/7/7 w 1", 0),
+            ("7/7/7/7/7/7/7 w 1", 1),
+            ("P2l3/7/7/7/7/7/L2L3 w 1", 2),
+            ("P5l/7/7/7/7/7/L6 w 1", 3),
+            ("3lp2/7/7/7/7/7/3L3 b 1", 0),
+            ("3l3/7/7/7/7/7/3Lp2 b 1", 1),
+            ("ppppppp/ppppppp/p6/7/7/7/3L3 w 1", 1),
+            ("ppppppp/ppppppp/p6/7/7/7/7 w 1", 2),
+        ] {
+            let setup = parse_setup(fen).unwrap();
+            let problems = setup.problems();
+            assert_eq!(problems.len(), count, "{fen}: {problems:?}");
+            assert_eq!(problems.first().copied(), Position::from_setup(setup).err(), "{fen}");
+        }
     }
 }

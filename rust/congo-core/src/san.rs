@@ -72,8 +72,15 @@ fn same_landings(a: &Path, b: &Path) -> bool {
     a.legs() == b.legs() && landings(a).eq(landings(b))
 }
 
-/// The SAN of a legal move given by its path. Fails if the move is not legal here.
+/// What SAN and LAN write for the null move, as python-chess does.
+pub const NULL_SAN: &str = "--";
+
+/// The SAN of a legal move given by its path, or [`NULL_SAN`] for the null move. Fails if the move is
+/// not legal here.
 pub fn san(position: &Position, path: &Path) -> Result<String, IllegalMoveError> {
+    if path.is_null() {
+        return Ok(NULL_SAN.to_owned());
+    }
     Ok(san_of(position, &position.find_move(path)?))
 }
 
@@ -149,6 +156,9 @@ pub fn san_of(position: &Position, m: &Move) -> String {
 /// the from-square, then each landing square after `-` for a move or `x` for a capture, and `#`
 /// for a winning move: `Zg1-f3`, `d3xe4`, `Mb1xd3xf5`. Fails if the move is not legal here.
 pub fn lan(position: &Position, path: &Path) -> Result<String, IllegalMoveError> {
+    if path.is_null() {
+        return Ok(NULL_SAN.to_owned());
+    }
     Ok(lan_of(position, &position.find_move(path)?))
 }
 
@@ -373,12 +383,17 @@ pub fn parse_san(position: &Position, text: &str) -> Result<Move, SanError> {
     }
 }
 
-/// The SAN of each move of a line played from `position`; fails at the first illegal move with its
-/// index in the line.
+/// The SAN of each move of a line played from `position` (a null move, [`NULL_SAN`], passes as
+/// [`Position::play_null`] does); fails at the first illegal move with its index in the line.
 pub fn san_line(position: &Position, paths: &[Path]) -> Result<Vec<String>, (usize, IllegalMoveError)> {
     let mut current = *position;
     let mut out = Vec::with_capacity(paths.len());
     for (i, path) in paths.iter().enumerate() {
+        if path.is_null() {
+            out.push(NULL_SAN.to_owned());
+            current = current.play_null();
+            continue;
+        }
         let m = current.find_move(path).map_err(|e| (i, e))?;
         out.push(san_of(&current, &m));
         current = current.play_unchecked(&m);
@@ -400,6 +415,16 @@ mod tests {
 
     fn parsed(position: &Position, text: &str) -> String {
         parse_san(position, text).map_or_else(|e| format!("error: {e}"), |m| m.uci())
+    }
+
+    #[test]
+    fn the_null_move_is_written_two_dashes_and_passes_in_a_line() {
+        let start = Position::start();
+        assert_eq!(san(&start, &Path::NULL).unwrap(), NULL_SAN);
+        assert_eq!(lan(&start, &Path::NULL).unwrap(), NULL_SAN);
+        let line = [Path::NULL, parse_move("g7f5").unwrap()];
+        assert_eq!(san_line(&start, &line).unwrap(), ["--", "Zf5"]);
+        assert!(parse_san(&start, "--").is_err(), "records know real moves only");
     }
 
     #[test]

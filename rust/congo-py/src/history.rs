@@ -28,6 +28,17 @@ fn history_error(e: &HistoryError) -> PyErr {
     }
 }
 
+/// The core move for a `Move` argument and the position after it: a legal move, or the null move,
+/// which passes (`Position::play_null`). `IllegalMoveError`, or `TypeError` for a non-Move.
+fn play(before: &core::Position, mv: &Bound<'_, PyAny>) -> PyResult<(core::Move, core::Position)> {
+    let path = move_arg(mv)?.path;
+    if path.is_null() {
+        return Ok((core::Move::NULL, before.play_null()));
+    }
+    let m = before.find_move(&path).map_err(|e| illegal_move_error(&e))?;
+    Ok((m, before.play_unchecked(&m)))
+}
+
 #[pymethods]
 impl PyHistory {
     #[new]
@@ -35,13 +46,13 @@ impl PyHistory {
         PyHistory::default()
     }
 
-    /// Plays a legal move from `position`, records it and returns the position after it. Raises
+    /// Plays a legal move (or the null move, a pass) from `position`, records it and returns the position after it. Raises
     /// `IllegalMoveError` (nothing is recorded) and `TypeError` for a non-Move.
     fn push(&mut self, position: &Bound<'_, PyPosition>, mv: &Bound<'_, PyAny>) -> PyResult<PyPosition> {
         let before = position.get().inner;
-        let m = before.find_move(&move_arg(mv)?.path).map_err(|e| illegal_move_error(&e))?;
+        let (m, after) = play(&before, mv)?;
         self.inner.push(m, before);
-        Ok(PyPosition { inner: before.play_unchecked(&m) })
+        Ok(PyPosition { inner: after })
     }
 
     /// `Board.push`: plays a legal move from `board._position`, records it and stores the position
@@ -51,8 +62,8 @@ impl PyHistory {
     fn push_on(&mut self, board: &Bound<'_, PyAny>, mv: &Bound<'_, PyAny>) -> PyResult<()> {
         let name = pyo3::intern!(board.py(), "_position");
         let before = board.getattr(name)?.cast_into::<PyPosition>()?.get().inner;
-        let m = before.find_move(&move_arg(mv)?.path).map_err(|e| illegal_move_error(&e))?;
-        let after = Bound::new(board.py(), PyPosition { inner: before.play_unchecked(&m) })?;
+        let (m, after) = play(&before, mv)?;
+        let after = Bound::new(board.py(), PyPosition { inner: after })?;
         board.setattr(name, after)?;
         self.inner.push(m, before);
         Ok(())

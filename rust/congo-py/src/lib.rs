@@ -58,6 +58,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InvalidMoveError", py.get_type::<InvalidMoveError>())?;
     m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
     m.add("AmbiguousMoveError", py.get_type::<AmbiguousMoveError>())?;
+    m.add_function(wrap_pyfunction!(position::fen_problems, m)?)?;
     m.add_function(wrap_pyfunction!(san::san, m)?)?;
     m.add_function(wrap_pyfunction!(san::parse_san, m)?)?;
     m.add_function(wrap_pyfunction!(san::san_line, m)?)?;

@@ -40,7 +40,7 @@ impl MoveObjects<'_> {
 
     #[inline]
     pub(crate) fn object(&self, py: Python<'_>, path: Path) -> PyResult<Py<PyMove>> {
-        if path.is_chain() {
+        if path.is_chain() || path.is_null() {
             Py::new(py, PyMove { path })
         } else {
             Ok(self.simple[path.from().index() * 49 + path.to().index()].clone_ref(py))
@@ -75,12 +75,27 @@ impl PyMove {
         Ok(PyMove { path })
     }
 
-    /// Parses a move string: `e3e4`, `b1d3f5`, or the MindSports / comma forms.
+    /// Parses a move string: `e3e4`, `b1d3f5`, or the MindSports / comma forms; `0000` is the null move.
     #[classmethod]
     fn from_uci(_cls: &Bound<'_, PyType>, py: Python<'_>, uci: &Bound<'_, PyAny>) -> PyResult<Py<PyMove>> {
         let text = convert::text(uci, "a move string", InvalidMoveError::new_err)?;
+        if text.trim() == "0000" {
+            return PyMove::object(py, Path::NULL);
+        }
         let path = core::parse_move(&text).map_err(|e| move_syntax_error(&e))?;
         PyMove::object(py, path)
+    }
+
+    /// The null move, `0000`: falsy, never legal; `Board.push` plays it as a pass (the mover's
+    /// non-crocodile pieces in the river drown, as after any move that does not bring them in).
+    #[classmethod]
+    fn null(_cls: &Bound<'_, PyType>, py: Python<'_>) -> PyResult<Py<PyMove>> {
+        PyMove::object(py, Path::NULL)
+    }
+
+    /// False for the null move only.
+    fn __bool__(&self) -> bool {
+        !self.path.is_null()
     }
 
     /// A move from the squares it visits, `(from, …, to)`: any iterable of square ints.

@@ -318,3 +318,28 @@ fn filtered<'py>(
     }
     PyPosition::move_list(py, &moves)
 }
+
+/// Every reason a position string's placement is not a valid position (RULES §9), as
+/// `(kind, color, message)`: `kind` one of `too_many_pieces`, `no_lions`, `too_many_lions`,
+/// `lion_outside_castle`, `pawn_on_far_rank`; `color` the colour concerned (`None` for
+/// `no_lions`). Empty for a valid position. Raises `InvalidFenError` for a malformed string.
+#[pyfunction]
+pub fn fen_problems(fen: &Bound<'_, PyAny>) -> PyResult<Vec<(&'static str, Option<bool>, String)>> {
+    use core::PositionError as E;
+    let text = convert::text(fen, "a FEN", crate::errors::InvalidFenError::new_err)?;
+    let setup = core::fen::parse_setup(&text).map_err(|e| crate::errors::fen_error(&e))?;
+    Ok(setup
+        .problems()
+        .into_iter()
+        .map(|problem| {
+            let (kind, color) = match problem {
+                E::TooManyPieces { color, .. } => ("too_many_pieces", Some(color)),
+                E::NoLions => ("no_lions", None),
+                E::TooManyLions { color, .. } => ("too_many_lions", Some(color)),
+                E::LionOutsideCastle { color, .. } => ("lion_outside_castle", Some(color)),
+                E::PawnOnFarRank { color, .. } => ("pawn_on_far_rank", Some(color)),
+            };
+            (kind, color.map(Color::is_white), problem.to_string())
+        })
+        .collect())
+}

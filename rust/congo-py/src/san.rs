@@ -23,6 +23,11 @@ pub fn parse_san(
     san: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyMove>> {
     let text = convert::text(san, "a SAN move", InvalidMoveError::new_err)?;
+    // python-chess reads `--` (and `0000`) as the null move; the core's SAN reader, which records
+    // also use, knows only real moves.
+    if matches!(text.trim(), core::san::NULL_SAN | "0000") {
+        return PyMove::object(py, core::Path::NULL);
+    }
     let m = core::parse_san(&position.get().inner, &text).map_err(|e| san_error(&e))?;
     PyMove::object(py, m.path)
 }
