@@ -30,7 +30,7 @@ from congo._core import (
     __version__,
 )
 from congo.analysis import analyse_many
-from congo.board import Board
+from congo.board import Board, Status, fen_status
 from congo.bulk import divide, perft, random_playouts
 from congo.engine import Engine, EngineOption, Limit, Score, SearchInfo, SearchResult
 from congo.learning import encode
@@ -242,11 +242,13 @@ __all__ = [
     "SearchResult",
     "Square",
     "SquareSet",
+    "Status",
     "Termination",
     "__version__",
     "analyse_many",
     "divide",
     "encode",
+    "fen_status",
     "flip_anti_diagonal",
     "flip_diagonal",
     "flip_horizontal",

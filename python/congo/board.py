@@ -7,11 +7,14 @@ every rule is decided in Rust.
 
 from __future__ import annotations
 
+import enum
+import math
+import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Callable, TypeVar, Union
+from typing import Callable, Final, TypeVar, Union
 
 from congo import _core
-from congo._core import STARTING_FEN, LegalMoveGenerator, Move, Position
+from congo._core import STARTING_FEN, InvalidFenError, LegalMoveGenerator, Move, Position
 from congo.outcome import Outcome, Termination
 from congo.pieces import BLACK, LION, WHITE, Color, Piece, PieceType
 from congo.squares import (
@@ -26,12 +29,90 @@ from congo.squares import (
     square,
 )
 
-__all__ = ["Board", "Outcome", "PositionLike", "Termination", "to_position"]
+__all__ = [
+    "Board",
+    "EpdOperand",
+    "Outcome",
+    "PositionLike",
+    "Status",
+    "Termination",
+    "fen_status",
+    "to_position",
+]
 
 BoardT = TypeVar("BoardT", bound="Board")
 
 _EMPTY_BOARD_FEN = "3l3/7/7/7/7/7/3L3 w 1"
 """What ``Board(None)`` sets up: the fewest pieces a position may have, the two lions."""
+
+
+class Status(enum.IntFlag):
+    """What :meth:`Board.status` and :func:`fen_status` find wrong with a position, as python-chess's
+    ``chess.Status``: ``VALID`` (no flag) or a combination of flags.
+
+    The first group is what the core's FEN validation refuses (RULES §9): a :class:`Board` never
+    holds such a position (every setter refuses it), so only :func:`fen_status` reports them. The
+    second group is positions the core accepts but no game reaches, as python-chess's
+    ``TOO_MANY_WHITE_PAWNS``: more pawns, or more of another piece, than the start position gives
+    (no rule adds a piece; a pawn only becomes a superpawn), or more than one non-crocodile piece
+    of the side that just moved standing in the river (all but the one that entered it with that
+    move have drowned)."""
+
+    VALID = 0
+    NO_LIONS = 1 << 0
+    TOO_MANY_WHITE_LIONS = 1 << 1
+    TOO_MANY_BLACK_LIONS = 1 << 2
+    WHITE_LION_OUTSIDE_CASTLE = 1 << 3
+    BLACK_LION_OUTSIDE_CASTLE = 1 << 4
+    WHITE_PAWN_ON_FAR_RANK = 1 << 5
+    BLACK_PAWN_ON_FAR_RANK = 1 << 6
+    TOO_MANY_WHITE_PIECES = 1 << 7
+    TOO_MANY_BLACK_PIECES = 1 << 8
+    TOO_MANY_WHITE_PAWNS = 1 << 9
+    TOO_MANY_BLACK_PAWNS = 1 << 10
+    IMPOSSIBLE_MATERIAL = 1 << 11
+    IMPOSSIBLE_RIVER = 1 << 12
+
+
+_PROBLEM_FLAGS: Final[dict[tuple[str, bool | None], Status]] = {
+    ("no_lions", None): Status.NO_LIONS,
+    ("too_many_lions", True): Status.TOO_MANY_WHITE_LIONS,
+    ("too_many_lions", False): Status.TOO_MANY_BLACK_LIONS,
+    ("lion_outside_castle", True): Status.WHITE_LION_OUTSIDE_CASTLE,
+    ("lion_outside_castle", False): Status.BLACK_LION_OUTSIDE_CASTLE,
+    ("pawn_on_far_rank", True): Status.WHITE_PAWN_ON_FAR_RANK,
+    ("pawn_on_far_rank", False): Status.BLACK_PAWN_ON_FAR_RANK,
+    ("too_many_pieces", True): Status.TOO_MANY_WHITE_PIECES,
+    ("too_many_pieces", False): Status.TOO_MANY_BLACK_PIECES,
+}
+
+_START_COUNTS: Final = {"g": 1, "m": 1, "z": 1, "c": 1, "e": 2}
+"""How many of each piece but the pawns and the lion a side starts with: no rule ever adds one."""
+
+
+def fen_status(fen: str) -> Status:
+    """The :class:`Status` of the position a FEN describes, valid or not: every flag that applies,
+    where ``Board(fen)`` would raise for the first problem only. Raises
+    :class:`~congo.InvalidFenError` for a string that is not a FEN at all (bad syntax)."""
+    flags = Status.VALID
+    for kind, color, _message in _core.fen_problems(fen):
+        flags |= _PROBLEM_FLAGS[(kind, color)]
+    # The syntax is known good here: expand the placement's digits to read the squares.
+    fields = fen.split()
+    ranks = ["".join("." * int(c) if c.isdigit() else c for c in rank) for rank in fields[0].split("/")]
+    placement = "".join(ranks)
+    for color, case in ((WHITE, str.upper), (BLACK, str.lower)):
+        if placement.count(case("p")) + placement.count(case("s")) > 7:
+            flags |= Status.TOO_MANY_WHITE_PAWNS if color else Status.TOO_MANY_BLACK_PAWNS
+        if any(placement.count(case(letter)) > count for letter, count in _START_COUNTS.items()):
+            flags |= Status.IMPOSSIBLE_MATERIAL
+    # Rank 4, the river, is the fourth rank from the top. The side that just moved is the one not
+    # to move; a crocodile never drowns.
+    white_to_move = len(fields) < 2 or fields[1] in ("w", "W")
+    swimmers = [c for c in ranks[3] if c not in ".cC" and c.isupper() != white_to_move]
+    if len(swimmers) > 1:
+        flags |= Status.IMPOSSIBLE_RIVER
+    return flags
 
 
 class Board:
@@ -245,6 +326,13 @@ class Board:
         self.push(move)
         return move
 
+    def san_and_push(self, move: Move) -> str:
+        """The move's SAN (as :meth:`san`), then plays it (as :meth:`push`); ``--`` for the null
+        move. Raises like :meth:`san`; the board is then unchanged."""
+        san = self.san(move)
+        self.push(move)
+        return san
+
     def variation_san(self, variation: Iterable[Move]) -> str:
         """A line of moves played from the current position in SAN with move numbers:
         ``1. Zf3 Ec5 2. cc3``, or ``1... Ec5 2. cc3`` when Black is to move. The board is not changed.
@@ -265,6 +353,99 @@ class Board:
                 number += 1
             turn = not turn
         return " ".join(parts)
+
+    # -- validity -----------------------------------------------------------------------------
+
+    def status(self) -> Status:
+        """What is wrong with the position, as python-chess's ``Board.status()``: ``Status.VALID``
+        or the :class:`Status` flags that apply. A board only ever holds a position the core
+        accepts, so the flags found here are those of positions no game reaches (too much material,
+        too many swimmers of the side that just moved); :func:`fen_status` checks any FEN."""
+        return fen_status(self._position.fen())
+
+    def is_valid(self) -> bool:
+        """Whether :meth:`status` is ``Status.VALID``: the position could arise in a game."""
+        return self.status() == Status.VALID
+
+    # -- EPD ----------------------------------------------------------------------------------
+
+    def epd(self, **operations: EpdOperand) -> str:
+        """The position as EPD, python-chess's shape: the placement and the side to move (Congo
+        has no castling or en passant fields, and the move number is the operation ``fmvn``), then
+        each operation as ``opcode operand;``, in the order given.
+
+        Operands: ``None`` (the opcode alone), a ``str`` (quoted, ``\\`` and ``"`` escaped, as
+        are tab, carriage return and newline), an ``int``, a finite ``float``, a :class:`Move` (its
+        SAN here), or an iterable of moves: for ``pv`` a line played from here (its SAN move by
+        move), for any other opcode (``bm``, ``am``, …) moves of this position, written in SAN in
+        sorted order. ``board.epd(bm=move, id="test 1", ce=35)`` →
+        ``'<placement> w bm Zf3; id "test 1"; ce 35;'``.
+
+        Raises ``ValueError`` for an opcode that does not start with a letter or holds anything
+        but letters, digits and ``_``, or a non-finite float; :class:`~congo.IllegalMoveError` for a
+        move that is not legal where it stands; ``TypeError`` for an operand of another type."""
+        parts = [self._position.board_fen(), "w" if self.turn else "b"]
+        for opcode, operand in operations.items():
+            parts.append(self._epd_operation(opcode, operand))
+        return " ".join(parts)
+
+    def _epd_operation(self, opcode: str, operand: EpdOperand) -> str:
+        if not _EPD_OPCODE.fullmatch(opcode):
+            raise ValueError(
+                f"an EPD opcode starts with a letter and holds only letters, digits and _, got {opcode!r}"
+            )
+        if operand is None:
+            return f"{opcode};"
+        if isinstance(operand, str):
+            return f'{opcode} "{_epd_quote(operand)}";'
+        if isinstance(operand, bool):
+            raise TypeError(f"EPD operation {opcode}: a bool is not an operand (write an int)")
+        if isinstance(operand, int):
+            return f"{opcode} {operand};"
+        if isinstance(operand, float):
+            if not math.isfinite(operand):
+                raise ValueError(f"EPD operation {opcode}: a number must be finite, got {operand!r}")
+            return f"{opcode} {operand!r};"
+        if isinstance(operand, Move):
+            return f"{opcode} {self.san(operand)};"
+        if isinstance(operand, Iterable) and not isinstance(operand, (Mapping, bytes, bytearray)):
+            moves = list(operand)
+            if not all(isinstance(move, Move) for move in moves):
+                raise TypeError(f"EPD operation {opcode}: expected moves, got {moves!r}")
+            if opcode == "pv":
+                sans = _core.san_line(self._position, moves)
+            else:
+                sans = sorted(self.san(move) for move in moves)
+            return f"{opcode} {' '.join(sans)};" if sans else f"{opcode};"
+        raise TypeError(
+            f"EPD operation {opcode}: expected None, a str, an int, a float, a Move or moves, "
+            f"got {type(operand).__name__}"
+        )
+
+    def set_epd(self, epd: str) -> dict[str, object]:
+        """Sets up the position of an EPD line (see :meth:`epd`) and returns its operations,
+        python-chess's shape: ``{opcode: operand}`` with ``None`` for an opcode alone, a ``str``
+        for a quoted operand (and for ``id`` and ``c0`` … ``c9``), moves for ``bm`` and ``am`` (a
+        list of :class:`Move`, parsed as SAN or move strings in this position) and for ``pv`` (a
+        line played from it), an ``int`` or ``float`` for a number (``acd``, ``ce``, ``dm``, …
+        always an int), else the text. ``fmvn`` sets the move number; a third field of digits after
+        the side to move is read as the move number too (the project's FEN form). The move stack is
+        cleared.
+
+        Raises :class:`~congo.InvalidFenError` for a malformed line (an unterminated string, an
+        opcode twice, a bad opcode or number), :class:`~congo.InvalidPositionError` for an
+        impossible position, and the move errors (:class:`~congo.InvalidMoveError`,
+        :class:`~congo.IllegalMoveError`) for a move of ``bm``, ``am`` or ``pv``; the board is then
+        unchanged. ``TypeError`` for a non-str."""
+        position, operations = _parse_epd(epd)
+        self._set_position(position)
+        return operations
+
+    @classmethod
+    def from_epd(cls: type[BoardT], epd: str) -> tuple[BoardT, dict[str, object]]:
+        """A new board at an EPD line's position, and its operations (see :meth:`set_epd`)."""
+        board = cls(None)
+        return board, board.set_epd(epd)
 
     # -- pieces -------------------------------------------------------------------------------
 
@@ -593,6 +774,149 @@ class Board:
         if borders:
             lines.append("  " + " ".join(FILE_NAMES[file] for file in files))
         return "\n".join(lines)
+
+
+EpdOperand = Union[None, str, int, float, Move, Iterable[Move]]
+"""An EPD operation's operand for :meth:`Board.epd`."""
+
+_EPD_OPCODE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_EPD_INT: Final = re.compile(r"[+-]?\d+")
+_EPD_FLOAT: Final = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?")
+_EPD_MOVE_LISTS: Final = frozenset({"am", "bm"})
+_EPD_INTEGERS: Final = frozenset({"acd", "acn", "acs", "ce", "dm", "fmvn", "hmvc", "rc"})
+_EPD_STRINGS: Final = frozenset({"id", *(f"c{i}" for i in range(10))})
+_EPD_ESCAPES: Final = {"\\": "\\", '"': '"', "t": "\t", "r": "\r", "n": "\n"}
+
+
+def _epd_quote(text: str) -> str:
+    return (
+        text.replace("\\", "\\\\")
+        .replace('"', '\\"')
+        .replace("\t", "\\t")
+        .replace("\r", "\\r")
+        .replace("\n", "\\n")
+    )
+
+
+def _epd_tokens(text: str) -> list[tuple[str, list[tuple[str, bool]]]]:
+    """The operations of an EPD line's operation part: ``(opcode, [(token, quoted), …])`` each."""
+    operations: list[tuple[str, list[tuple[str, bool]]]] = []
+    i, n = 0, len(text)
+    while True:
+        while i < n and text[i].isspace():
+            i += 1
+        if i == n:
+            return operations
+        start = i
+        while i < n and not text[i].isspace() and text[i] != ";":
+            i += 1
+        opcode = text[start:i]
+        if not _EPD_OPCODE.fullmatch(opcode):
+            raise InvalidFenError(
+                f"bad EPD opcode {opcode!r} at character {start + 1} of the operations (an opcode "
+                "starts with a letter and holds only letters, digits and _)"
+            )
+        tokens: list[tuple[str, bool]] = []
+        while True:
+            while i < n and text[i].isspace():
+                i += 1
+            if i == n:
+                break  # a missing ';' after the last operation is tolerated, as python-chess does
+            if text[i] == ";":
+                i += 1
+                break
+            if text[i] == '"':
+                i += 1
+                chars: list[str] = []
+                while True:
+                    if i >= n:
+                        raise InvalidFenError(f"unterminated string in EPD operation {opcode}")
+                    c = text[i]
+                    if c == '"':
+                        i += 1
+                        break
+                    if c == "\\" and i + 1 < n and text[i + 1] in _EPD_ESCAPES:
+                        chars.append(_EPD_ESCAPES[text[i + 1]])
+                        i += 2
+                        continue
+                    chars.append(c)
+                    i += 1
+                tokens.append(("".join(chars), True))
+            else:
+                start = i
+                while i < n and not text[i].isspace() and text[i] not in ';"':
+                    i += 1
+                tokens.append((text[start:i], False))
+        if any(opcode == seen for seen, _ in operations):
+            raise InvalidFenError(f"EPD operation {opcode} appears twice")
+        operations.append((opcode, tokens))
+
+
+def _parse_epd(epd: str) -> tuple[Position, dict[str, object]]:
+    """The position and the operations of an EPD line (see :meth:`Board.set_epd`)."""
+    if not isinstance(epd, str):
+        raise TypeError(f"an EPD line is a str, got {type(epd).__name__}")
+    fields = epd.strip().split(None, 2)
+    if len(fields) < 2:
+        raise InvalidFenError(f"an EPD line starts with the placement and the side to move, got {epd!r}")
+    placement, turn = fields[0], fields[1]
+    rest = fields[2] if len(fields) > 2 else ""
+    fullmove = "1"
+    number = re.match(r"(\d+)(?:\s+|$)", rest)
+    if number:
+        fullmove, rest = number.group(1), rest[number.end() :]
+    if turn not in ("w", "b", "W", "B"):
+        raise InvalidFenError(f"the side to move of an EPD line is w or b, got {turn!r}")
+    tokens = _epd_tokens(rest)
+    operations: dict[str, object] = {}
+    for opcode, operand in tokens:
+        if opcode == "fmvn":
+            if len(operand) != 1 or operand[0][1] or not _EPD_INT.fullmatch(operand[0][0]):
+                raise InvalidFenError(f"EPD operation fmvn takes a move number, got {operand!r}")
+            fullmove = operand[0][0]
+    position = Position(f"{placement} {turn} {int(fullmove)}")
+    for opcode, operand in tokens:
+        operations[opcode] = _epd_operand(position, opcode, operand)
+    return position, operations
+
+
+def _epd_operand(position: Position, opcode: str, operand: list[tuple[str, bool]]) -> object:
+    if not operand:
+        return None
+    texts = [text for text, _ in operand]
+    if opcode in _EPD_MOVE_LISTS or opcode == "pv":
+        if any(quoted for _, quoted in operand):
+            raise InvalidFenError(f"EPD operation {opcode} takes moves, not a quoted string")
+        moves: list[Move] = []
+        current = position
+        for text in texts:
+            try:
+                move = _core.parse_san(current, text)
+            except ValueError as error:
+                raise type(error)(f"EPD operation {opcode}: {error}") from None
+            moves.append(move)
+            if opcode == "pv":
+                board = Board.from_position(current)
+                board.push(move)
+                current = board.position
+        return moves
+    if opcode in _EPD_STRINGS:
+        return " ".join(texts)
+    if len(operand) == 1 and operand[0][1]:
+        if opcode in _EPD_INTEGERS:
+            raise InvalidFenError(f"EPD operation {opcode} takes an integer, got the string {texts[0]!r}")
+        return texts[0]
+    if opcode in _EPD_INTEGERS:
+        if len(texts) != 1 or not _EPD_INT.fullmatch(texts[0]):
+            raise InvalidFenError(f"EPD operation {opcode} takes an integer, got {' '.join(texts)!r}")
+        return int(texts[0])
+    if len(texts) == 1 and _EPD_INT.fullmatch(texts[0]):
+        return int(texts[0])
+    if len(texts) == 1 and _EPD_FLOAT.fullmatch(texts[0]):
+        return float(texts[0])
+    if any(quoted for _, quoted in operand):
+        raise InvalidFenError(f"EPD operation {opcode}: a quoted string must be the whole operand")
+    return " ".join(texts)
 
 
 def _unpickle(
