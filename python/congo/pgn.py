@@ -48,6 +48,7 @@ from congo import _core
 from congo._core import STARTING_FEN, IllegalMoveError, Move, Position
 from congo.board import Board
 from congo.engine import PovScore, Score
+from congo.svg import Arrow
 
 __all__ = [
     "NAG_BLUNDER",
@@ -179,6 +180,8 @@ def _escape(value: str) -> str:
 
 
 _EVAL: Final = re.compile(r"\[%eval\s+(?:#([+-]?\d{1,5})|([+-]?(?:\d{1,10}(?:\.\d*)?|\.\d+)))(?:,\d+)?\]")
+_ARROW_ITEMS: Final = r"[GRYB][a-g][1-7](?:[a-g][1-7])?"
+_ARROWS: Final = re.compile(rf"\[%(?:csl|cal)\s+({_ARROW_ITEMS}(?:,{_ARROW_ITEMS})*)\]")
 _CLOCK: Final = re.compile(r"\[%clk\s+(\d{1,6}):(\d{1,2}):(\d{1,2}(?:\.\d*)?)\]")
 
 
@@ -394,6 +397,38 @@ class GameNode:
             fraction = f".{part:0{digits}d}" if part or digits > 1 else ""
             text = f"[%clk {hours}:{minutes:02d}:{secs:02d}{fraction}]"
         self.comment = _set_annotation(self.comment, _CLOCK, text)
+
+    def arrows(self) -> list[Arrow]:
+        """The arrows and marked squares of every ``[%cal Gc1c3,Rd2d4]`` and ``[%csl Rd4]``
+        annotation of the comment, in order, as :class:`congo.svg.Arrow` objects (a marked square is
+        an arrow whose tail is its head; colours ``green``, ``red``, ``yellow``, ``blue`` from the
+        letters ``G R Y B``). Annotations that do not parse are left alone, as python-chess does."""
+        return [
+            Arrow.from_pgn(item) for match in _ARROWS.finditer(self.comment) for item in match[1].split(",")
+        ]
+
+    def set_arrows(self, arrows: Iterable[Arrow | tuple[int, int]]) -> None:
+        """Replaces every ``[%csl …]`` and ``[%cal …]`` annotation of the comment with one of each
+        (marked squares in ``[%csl]``, arrows in ``[%cal]``; an empty iterable removes them), where
+        the first one stood, or at the end. Items are :class:`congo.svg.Arrow` objects or
+        ``(tail, head)`` pairs of squares (green). Raises ``TypeError`` for anything else and
+        ``ValueError`` for a square off the board; the comment is then unchanged."""
+        marks: list[str] = []
+        lines: list[str] = []
+        for item in arrows:
+            if isinstance(item, tuple) and len(item) == 2:
+                item = Arrow(item[0], item[1], "green")
+            if not isinstance(item, Arrow):
+                raise TypeError(f"an arrow is a congo.svg.Arrow or a (tail, head) pair, got {item!r}")
+            (marks if item.tail == item.head else lines).append(item.pgn())
+        text = (f"[%csl {','.join(marks)}]" if marks else "") + (f"[%cal {','.join(lines)}]" if lines else "")
+        first = _ARROWS.search(self.comment)
+        if first is None:
+            self.comment = _set_annotation(self.comment, _ARROWS, text)
+            return
+        before, after = self.comment[: first.start()], _ARROWS.sub("", self.comment[first.start() :])
+        comment = before + text + after
+        self.comment = comment if text else " ".join(comment.split())
 
     # -- editing --
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import math
+import re
 from collections.abc import Iterable, Mapping
 from typing import Final, Union
 
@@ -50,6 +51,7 @@ from congo.squares import (
     Square,
     SquareSet,
     _check_square,
+    parse_square,
     square_file,
     square_rank,
 )
@@ -75,6 +77,10 @@ DEFAULT_COLORS: Final[Mapping[str, str]] = {
     "lastmove": "#f4e04d",
     "chain": "#e8620c",
     "arrow": "#15781b",
+    "arrow green": "#15781b",
+    "arrow red": "#882020",
+    "arrow yellow": "#e68f00",
+    "arrow blue": "#003088",
     "square mark": "#c0392b",
     "white piece": "#fbf8ef",
     "white emblem": "#1d1d1d",
@@ -97,12 +103,20 @@ class SvgWrapper(str):
         return str(self)
 
 
+_PGN_COLORS: Final[Mapping[str, str]] = {"G": "green", "R": "red", "Y": "yellow", "B": "blue"}
+"""The colour letters of ``[%cal]``/``[%csl]`` annotations (lichess, ChessBase, python-chess)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Arrow:
-    """A straight arrow from the centre of ``tail`` to the centre of ``head``, drawn by :func:`board`.
+    """A straight arrow from the centre of ``tail`` to the centre of ``head``, drawn by :func:`board`;
+    an arrow whose tail is its head marks that square with a ring. Frozen and hashable, as
+    python-chess's ``chess.svg.Arrow``.
 
-    ``color`` is any SVG colour. Raises ``ValueError`` for a square off the board and ``TypeError``
-    for a non-int square or a non-str colour."""
+    ``color`` is any SVG colour, or one of the names ``"green"``, ``"red"``, ``"yellow"``, ``"blue"``
+    that record annotations use (drawn with :data:`DEFAULT_COLORS`' ``"arrow green"`` … entries).
+    Raises ``ValueError`` for a square off the board and ``TypeError`` for a non-int square or a
+    non-str colour."""
 
     tail: Square
     head: Square
@@ -114,6 +128,34 @@ class Arrow:
         if not isinstance(self.color, str):
             raise TypeError(f"an arrow colour is a str, got {type(self.color).__name__}")
 
+    def pgn(self) -> str:
+        """The arrow as a record annotation item: ``Gc1c3`` (an arrow), ``Rd4`` (a marked square).
+        The colours ``red``, ``yellow`` and ``blue`` are written ``R``, ``Y``, ``B``; any other
+        colour ``G``, as python-chess does."""
+        letter = next((k for k, v in _PGN_COLORS.items() if v == self.color and k != "G"), "G")
+        tail = FILE_NAMES[square_file(self.tail)] + RANK_NAMES[square_rank(self.tail)]
+        if self.tail == self.head:
+            return f"{letter}{tail}"
+        return f"{letter}{tail}{FILE_NAMES[square_file(self.head)]}{RANK_NAMES[square_rank(self.head)]}"
+
+    @classmethod
+    def from_pgn(cls, pgn: str) -> Arrow:
+        """The arrow of a record annotation item (``Gc1c3``, ``Rd4``; without a colour letter,
+        green). Raises ``ValueError`` for anything else and ``TypeError`` for a non-str."""
+        if not isinstance(pgn, str):
+            raise TypeError(f"an arrow annotation is a str, got {type(pgn).__name__}")
+        match = _ARROW_ITEM.fullmatch(pgn)
+        if match is None:
+            raise ValueError(
+                f"not an arrow annotation: {pgn!r} (expected a colour letter G, R, Y or B and one or "
+                "two squares a1-g7, e.g. Gc1c3 or Rd4)"
+            )
+        letter, tail, head = match.groups()
+        tail_sq = parse_square(tail)
+        return cls(tail_sq, parse_square(head) if head else tail_sq, _PGN_COLORS[letter or "G"])
+
+
+_ARROW_ITEM: Final = re.compile(r"([GRYB])?([a-g][1-7])([a-g][1-7])?")
 
 ArrowLike = Union[Arrow, Move, "tuple[Square, Square]"]
 """What :func:`board` accepts in ``arrows``: an :class:`Arrow`, a ``(tail, head)`` pair of squares, or
@@ -297,6 +339,8 @@ def _path_of(item: ArrowLike) -> tuple[list[Square], str | None]:
     if isinstance(item, Arrow):
         return [item.tail, item.head], item.color
     if isinstance(item, Move):
+        if not item:
+            raise ValueError("the null move has no squares to draw an arrow along")
         return list(item.path), None
     if isinstance(item, tuple) and len(item) == 2:
         return [_check_square(item[0]), _check_square(item[1])], None
@@ -337,6 +381,7 @@ def board(
     lastmove: Move | None = None,
     arrows: Iterable[ArrowLike] = (),
     orientation: Color = WHITE,
+    flipped: bool = False,
     coordinates: bool = True,
     squares: IntoSquareSet | None = None,
     fill: Mapping[Square, str] | None = None,
@@ -352,6 +397,8 @@ def board(
     :param arrows: :class:`Arrow` objects, ``(tail, head)`` pairs of squares, or moves (a monkey
         chain is drawn along its whole path).
     :param orientation: ``WHITE`` draws rank 1 at the bottom, ``BLACK`` rank 7.
+    :param flipped: turns the board around from ``orientation`` (python-chess's older keyword:
+        ``flipped=True`` with the default orientation draws rank 7 at the bottom).
     :param coordinates: whether to draw file letters and rank numbers in a margin.
     :param squares: squares to mark with a cross (anything :class:`~congo.SquareSet` accepts).
     :param fill: ``{square: colour}`` backgrounds for single squares, drawn over the board colours.
@@ -362,7 +409,9 @@ def board(
     """
     position = _position(board)
     pixels = _size(size)
-    flip = _orientation(orientation)
+    if not isinstance(flipped, bool):
+        raise TypeError(f"flipped must be a bool, got {flipped!r}")
+    flip = _orientation(orientation) ^ flipped
     palette = _colors(colors)
     if lastmove is not None and not isinstance(lastmove, Move):
         raise TypeError(f"lastmove must be a congo.Move or None, got {type(lastmove).__name__}")
@@ -501,7 +550,12 @@ def board(
 
     # Arrows.
     for path, arrow_color in arrow_paths:
-        color = palette["arrow"] if arrow_color is None else html.escape(arrow_color, quote=True)
+        if arrow_color is None:
+            color = palette["arrow"]
+        elif f"arrow {arrow_color}" in palette:
+            color = palette[f"arrow {arrow_color}"]
+        else:
+            color = html.escape(arrow_color, quote=True)
         points = [geometry.center(sq) for sq in path]
         if path[0] == path[-1] and len(path) == 2:
             cx, cy = points[0]
