@@ -5,7 +5,7 @@ and how much of its clock the engine spends in a game.
     python benches/uci.py --quick         # fewer repetitions and a shorter game
     python benches/uci.py --json FILE     # also keep the figures
 
-Figures (medians unless said; targets from issue 9):
+Figures (medians unless said):
 
 * ``go nodes 1`` round trip: from writing ``go nodes 1`` to reading ``bestmove`` (target ≤ 1 ms),
   raw over the pipe and through ``SimpleEngine.play``;

@@ -1,4 +1,4 @@
-"""The layers hold together (issue 14, issue 22): one source of truth for every rule, limit and
+"""The layers hold together: one source of truth for every rule, limit and
 mapping, the core's values and objects used everywhere else, and the import graph between modules.
 Every check runs on behaviour or on the installed package's modules, so it holds against a wheel too.
 """

@@ -358,7 +358,7 @@ def test_ply_limit_counts_the_move_stack() -> None:
     assert board.ply() == 2 * 29 + 4  # from the move number, as in python-chess
     with pytest.raises(ValueError, match="max_plies must be from 0"):
         board.outcome(max_plies=-1)
-    for bad in ["5", 2.0, True]:  # the documented TypeError for a wrong type (issue 14)
+    for bad in ["5", 2.0, True]:  # the documented TypeError for a wrong type
         with pytest.raises(TypeError, match="max_plies must be an int"):
             board.outcome(max_plies=bad)  # type: ignore[arg-type]
 

@@ -1,5 +1,5 @@
-"""The ``congo`` command line as one pattern (issue 22), its exit codes, and files written whole or
-not at all, never over an input (issue 18): ``congo.cli`` and ``congo._files``."""
+"""The ``congo`` command line as one pattern, its exit codes, and files written whole or
+not at all, never over an input: ``congo.cli`` and ``congo._files``."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from congo.cli._progress import Progress
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(congo.__file__).resolve().parent
 CONGO = [sys.executable, "-m", "congo"]
-#: The FEN of issue 13: about 6.3e9 monkey chains, 30 Black pieces.
+#: A FEN beyond the 14-pieces bound (docs/worst-case.md): about 6.3e9 monkey chains, 30 Black pieces.
 MONKEY_BOMB = "3l3/eeeeeee/1e1e1e1/eeeeeee/1e1e1e1/eeeeeee/Me1L1e1 w 1"
 GAMES = '[Event "one"]\n[White "a"]\n[Black "b"]\n\n1. Zf3 Zf5 *\n\n[Event "two"]\n\n1. Zf3 *\n'
 
@@ -259,7 +259,7 @@ def test_a_failing_disk_exits_1_and_changes_nothing(tmp_path: Path, monkeypatch:
 
 
 def test_a_full_tmpfs_keeps_the_valid_file(tmp_path: Path) -> None:
-    """Issue 18: on a full disk selfplay left a truncated file where a valid one had been."""
+    """Before the fix: on a full disk selfplay left a truncated file where a valid one had been."""
     _numpy()
     import numpy as np
 
@@ -437,7 +437,7 @@ def test_tablebase_generate_leaves_no_check_file(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("how", ["same", "symlink", "stdin"])
 def test_annotate_never_writes_over_its_input(tmp_path: Path, how: str) -> None:
-    """Issue 18: `annotate g.pgn -o g.pgn` (or a symlink, or `- -o g.pgn < g.pgn`) emptied g.pgn."""
+    """Before the fix: `annotate g.pgn -o g.pgn` (or a symlink, or `- -o g.pgn < g.pgn`) emptied g.pgn."""
     source = tmp_path / "g.pgn"
     source.write_text(GAMES, encoding="utf-8")
     output = source
@@ -479,7 +479,7 @@ def test_annotate_output_appears_whole(tmp_path: Path) -> None:
 
 
 def test_selfplay_checks_its_output_before_playing(tmp_path: Path) -> None:
-    """Issue 18: a bad -o path failed only after every game was played."""
+    """Before the fix: a bad -o path failed only after every game was played."""
     _numpy()  # selfplay writes .npz with numpy: without it, that is the first error
     for output in ("/nonexistent/dir/x.npz", str(tmp_path / "f" / "x.npz"), "/proc/x.npz"):
         (tmp_path / "f").write_text("a file")
@@ -508,7 +508,7 @@ def test_selfplay_from_a_finished_position_is_a_user_error(
 
 
 def test_selfplay_writes_the_name_it_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 18: `-o x.NPZ` wrote x.NPZ.npz and reported x.NPZ."""
+    """Before the fix: `-o x.NPZ` wrote x.NPZ.npz and reported x.NPZ."""
     _numpy()
     output = tmp_path / "x.NPZ"
     assert main(["selfplay", "--games", "1", "--nodes", "10", "-o", str(output)]) == 0
@@ -555,7 +555,7 @@ def test_sigterm_ends_a_command_as_ctrl_c_does_leaving_no_temporary_file(tmp_pat
 
 
 def test_perft_divide_prints_each_root_move_as_it_finishes_and_says_what_ctrl_c_kept(tmp_path: Path) -> None:
-    """Issue 18: `congo perft --divide 7 > file` stopped with Ctrl-C left a 0-byte file."""
+    """Before the fix: `congo perft --divide 7 > file` stopped with Ctrl-C left a 0-byte file."""
     out = tmp_path / "out.txt"
     with out.open("w") as stdout:
         process = subprocess.Popen(
@@ -611,7 +611,7 @@ def test_progress_off_a_terminal_prints_tenths_and_a_heartbeat() -> None:
 def test_perft_shows_progress_when_piped(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 19: a long `congo perft 7 | cat` printed nothing for minutes."""
+    """Before the fix: a long `congo perft 7 | cat` printed nothing for minutes."""
     import congo.cli.perft as perft
 
     monkeypatch.setattr(perft, "QUIET_SECONDS", 0.0)
@@ -626,7 +626,7 @@ def test_perft_shows_progress_when_piped(
 def test_analyse_labels_a_move_from_an_unfinished_iteration(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 18: the summary mixed the unfinished iteration's score with the finished one's depth."""
+    """Before the fix: the summary mixed the unfinished iteration's score with the finished one's depth."""
     from congo.engine import Score, SearchInfo, SearchResult
 
     board = congo.Board()
@@ -654,7 +654,7 @@ def test_analyse_labels_a_move_from_an_unfinished_iteration(
 
 
 def test_annotate_reads_latin_1_with_a_warning(tmp_path: Path) -> None:
-    """Issue 18: a Latin-1 `café` came out as `caf\ufffd` with no warning."""
+    """Before the fix: a Latin-1 `café` came out as `caf\ufffd` with no warning."""
     source = tmp_path / "g.pgn"
     source.write_bytes(GAMES.replace('"one"', '"caf\xe9"').replace('"two"', '"deux"').encode("latin-1"))
     output = tmp_path / "out.pgn"
@@ -669,7 +669,7 @@ def test_annotate_reads_latin_1_with_a_warning(tmp_path: Path) -> None:
 
 
 def test_tablebase_help_shows_the_real_default_directory(tmp_path: Path) -> None:
-    """Issue 19: `--dir DIR … (default: None)`."""
+    """Before the fix: `--dir DIR … (default: None)`."""
     run = subprocess.run(
         [*CONGO, "tablebase", "generate", "--help"],
         capture_output=True,
@@ -685,7 +685,7 @@ def test_tablebase_help_shows_the_real_default_directory(tmp_path: Path) -> None
 def test_generate_reports_the_longest_win_that_stats_reports(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 19: generate said "the longest mate 74 plies" where stats says the longest win is 73."""
+    """Before the fix: generate said "the longest mate 74 plies" where stats says the longest win is 73."""
     assert main(["tablebase", "generate", "--men", "3", "--dir", str(tmp_path)]) == 0
     said = re.search(r"the longest win (\d+) plies", capsys.readouterr().out)
     assert said is not None
@@ -779,7 +779,7 @@ def _congo(
     ],
 )
 def test_command_line_user_errors_are_one_line(args: list[str], message: str) -> None:
-    # Issue 13: tracebacks for user errors, and an attempt at a 1 TiB table.
+    # Before the fix: tracebacks for user errors, and an attempt at a 1 TiB table.
     done = _congo(*args)
     assert done.returncode == 2, done.stderr
     assert message in done.stderr
@@ -789,7 +789,7 @@ def test_command_line_user_errors_are_one_line(args: list[str], message: str) ->
 
 
 def test_command_line_ctrl_c() -> None:
-    # Issue 13: `congo analyse` ended in an IndexError traceback on Ctrl-C; `congo perft` ignored it.
+    # Before the fix: `congo analyse` ended in an IndexError traceback on Ctrl-C; `congo perft` ignored it.
     analysed = _congo("analyse", "--depth", "99", once_printed="1 ", interrupt_after=0.5)
     assert analysed.returncode == 130, analysed.stderr
     assert "Traceback" not in analysed.stderr
@@ -804,7 +804,7 @@ def test_command_line_ctrl_c() -> None:
 
 
 def test_command_line_survives_a_closed_pipe() -> None:
-    # Issue 13/14: `congo perft --divide 2 | head -5` ended in a BrokenPipeError traceback.
+    # Before the fix: `congo perft --divide 2 | head -5` ended in a BrokenPipeError traceback.
     with subprocess.Popen(
         [sys.executable, "-m", "congo", "perft", "--divide", "3"],
         stdout=subprocess.PIPE,

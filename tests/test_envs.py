@@ -200,7 +200,7 @@ def test_gymnasium_against_an_outside_engine_over_the_protocol() -> None:
         env.close()
 
 
-# -- start positions and argument bounds (issue 18) -------------------------------------------
+# -- start positions and argument bounds -------------------------------------------
 
 FINISHED_FEN = "3M3/7/7/7/7/7/3L3 b 1"  # after the monkey's chain took the lion
 BLACK_TO_MOVE_FEN = "7/4l2/7/4c2/7/2p4/1M1L3 b 1"

@@ -1,4 +1,4 @@
-"""Fuzzing the Python surface with hypothesis (issue 13): whatever a stranger passes as a FEN, a move
+"""Fuzzing the Python surface with hypothesis: whatever a stranger passes as a FEN, a move
 string, SAN, a pickle or a search limit, the answer is a result or one of the documented errors,
 and a call that fails leaves the board as it was.
 

@@ -1,4 +1,4 @@
-"""Untrusted input (issue 13): positions bounded by the rules, documented errors for every bad value,
+"""Untrusted input: positions bounded by the rules, documented errors for every bad value,
 safe pickles, and long calls that answer Ctrl-C.
 
 Every test here failed before the fix it guards.
@@ -20,7 +20,7 @@ import congo
 import congo.pgn
 from congo import Board, InvalidPositionError, Piece, Position
 
-#: The FEN of issue 13: about 6.3e9 monkey chains, 30 Black pieces.
+#: A FEN beyond the 14-pieces bound (docs/worst-case.md): about 6.3e9 monkey chains, 30 Black pieces.
 MONKEY_BOMB = "3l3/eeeeeee/1e1e1e1/eeeeeee/1e1e1e1/eeeeeee/Me1L1e1 w 1"
 #: Fourteen pieces of each colour: the most RULES §9 allows (decision A21).
 FULL = congo.STARTING_FEN
@@ -90,7 +90,7 @@ def test_a_record_with_an_oversized_fen_tag_is_refused() -> None:
 
 
 def test_perft_checks_its_depth_before_allocating_anything() -> None:
-    # Issue 13: congo.perft(fen, 4294967295) aborted the interpreter (a move list per ply, up front).
+    # Before the fix: congo.perft(fen, 4294967295) aborted the interpreter (a move list per ply, up front).
     decided = "3L3/7/7/7/7/7/7 b 1"
     assert congo.perft(decided, congo.MAX_PERFT_DEPTH) == 0
     for depth in (congo.MAX_PERFT_DEPTH + 1, 4294967295, 2**64, 10**400):
@@ -126,7 +126,7 @@ def test_perft_checks_its_depth_before_allocating_anything() -> None:
 def test_huge_numbers_raise_the_documented_errors(
     call: Callable[[], object], error: type[Exception] | None, message: str | None
 ) -> None:
-    # Issue 13: OverflowError and AttributeError leaked out where the docs promise ValueError or
+    # Before the fix: OverflowError and AttributeError leaked out where the docs promise ValueError or
     # TypeError.
     if error is None:
         call()
@@ -161,7 +161,7 @@ STARTING_WITH_SURROGATE = congo.STARTING_FEN[:-1] + LONE_SURROGATE
 def test_lone_surrogates_are_the_documented_errors(
     call: Callable[[], object], error: type[Exception]
 ) -> None:
-    # Issue 13: UnicodeEncodeError escaped from FEN and move parsing.
+    # Before the fix: UnicodeEncodeError escaped from FEN and move parsing.
     with pytest.raises(error, match="lone surrogate"):
         call()
 
@@ -191,7 +191,7 @@ def test_a_board_pickle_is_replayed_and_checked() -> None:
 
 
 def test_a_tampered_board_pickle_is_refused() -> None:
-    # Issue 13: a pickled move stack that did not lead to the pickled position loaded silently, and
+    # Before the fix: a pickled move stack that did not lead to the pickled position loaded silently, and
     # pop() then jumped to an unrelated position. Now the position is where the pickled moves lead,
     # and a move that is not legal where it stands is refused.
     board = Board()
@@ -254,7 +254,7 @@ def _cpu_time(call: Callable[[], object], number: int, repeat: int = 7) -> float
 
 
 def test_a_board_pickle_costs_a_few_copies() -> None:
-    # Issue 13: pickling a 60-ply board cost ~270 us against 5 us for copy() (54x). Measured now:
+    # Before the fix: pickling a 60-ply board cost ~270 us against 5 us for copy() (54x). Measured now:
     # 4.5x in instructions, about 9x in CPU time on a loaded machine (docs/performance.md); the
     # bound is generous.
     board = _game()
@@ -291,7 +291,7 @@ LONG_CALLS: list[tuple[str, Callable[[], object]]] = [
 
 @pytest.mark.parametrize(("name", "call"), LONG_CALLS, ids=[name for name, _ in LONG_CALLS])
 def test_long_calls_answer_ctrl_c(name: str, call: Callable[[], object]) -> None:
-    # Issue 13: Ctrl-C was ignored by every long Rust call until it returned. None of these calls
+    # Before the fix: Ctrl-C was ignored by every long Rust call until it returned. None of these calls
     # ends by itself, so any answer shows that Ctrl-C was heard; the bound only tells an answer from
     # none on a loaded machine (the latency, 10-25 ms measured, is a benchmark figure).
     delay = 0.3

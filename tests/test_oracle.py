@@ -1,6 +1,6 @@
-"""Tests of the pure-Python oracle (tests/oracle) against RULES.md and the public vectors.
+"""Tests of the pure-Python oracle (tests/oracle) against docs/rules.md and the public vectors.
 
-Every expected value in the hand-made rule tests was derived by hand from RULES.md; the
+Every expected value in the hand-made rule tests was derived by hand from docs/rules.md; the
 section each test checks is given in its docstring. Vector cases come from tests/data/vectors
 (see its README for the conventions translated here).
 """

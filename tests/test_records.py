@@ -1,5 +1,5 @@
 """Records at scale: the visitor API, headers-only and skipping readers, [%eval]/[%clk], streaming
-in bounded memory, the reader's behaviour on hostile input (issue 13), and fuzzing."""
+in bounded memory, the reader's behaviour on hostile input, and fuzzing."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def corpus(count: int, seed: int = 1, *, annotate: bool = True) -> str:
     return out.getvalue()
 
 
-# -- issue 13: the reader never raises out of non-strict mode -------------------------------------
+# -- the reader never raises out of non-strict mode -------------------------------------
 
 
 def test_a_nag_of_5000_digits_is_an_error_not_an_exception() -> None:

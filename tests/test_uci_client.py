@@ -324,7 +324,7 @@ def test_an_engine_that_closes_its_output_mid_search_is_said_so_and_killed() -> 
     engine.quit()
 
 
-# -- every wait has an end (issue 18) -----------------------------------------------------------
+# -- every wait has an end -----------------------------------------------------------
 
 
 def test_a_hung_engine_times_out_under_depth_and_node_limits() -> None:

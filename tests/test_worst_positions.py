@@ -6,7 +6,7 @@ search that does not check its clock (or its stop flag) runs on for seconds on t
 first iteration of the slowest takes seconds) or for ever; the bounds here (half a second) tell
 that apart from a search that ends, also on a loaded machine, and each is checked as *the best of
 several attempts* (a thread waiting for a core can miss any wall-clock bound once). The tight
-figures of issue 13 (an overrun of at most 20 ms, a stop answered within 10 ms) are benchmark
+figures of docs/worst-case.md (an overrun of at most 20 ms, a stop answered within 10 ms) are benchmark
 figures: benches/worst_case.py measures them, docs/worst-case.md records them.
 """
 

@@ -1,9 +1,9 @@
-"""A plain, pure-Python oracle for the rules of Congo, as specified by the project's RULES.md.
+"""A plain, pure-Python oracle for the rules of Congo, as specified by the project's docs/rules.md.
 
 Written from the rules text alone, for clarity rather than speed, and used to check the Rust
 core in differential tests. Standard library only; imports nothing from ``congo``.
 
-Modules, in the order of RULES.md:
+Modules, in the order of docs/rules.md:
 
 * :mod:`.geometry` - squares, river, castles (§1)
 * :mod:`.pieces` - one move generator per piece type, monkey jump chains (§4, §5)

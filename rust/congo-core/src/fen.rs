@@ -1,6 +1,6 @@
 //! Position strings (RULES §9): `<rank7>/<rank6>/…/<rank1> <w|b> <fullmove>`.
 //!
-//! Parsing is lenient where RULES.md asks for it (a missing move number means 1; `W`/`B` are accepted;
+//! Parsing is lenient where docs/rules.md asks for it (a missing move number means 1; `W`/`B` are accepted;
 //! any non-negative move number) and precise about everything else: each error says which rank, which
 //! character and what is wrong.
 

@@ -1,4 +1,4 @@
-//! Perft anchors from RULES.md §10 (an independent Python implementation published 24 / 576 / 14,332).
+//! Perft anchors from docs/rules.md §10 (an independent Python implementation published 24 / 576 / 14,332).
 
 use congo_core::{divide, perft, perft_full, Position};
 

@@ -1,5 +1,5 @@
-//! One named test per rule of RULES.md, each on a small hand-made position whose answer was derived by
-//! hand from the rules text. The section numbers refer to RULES.md (docs/rules.md in this repository).
+//! One named test per rule of docs/rules.md, each on a small hand-made position whose answer was derived by
+//! hand from the rules text. The section numbers are those of docs/rules.md.
 
 use congo_core::{parse_move, perft, Color, ParseFenError, Position, PositionError, Square, Termination};
 

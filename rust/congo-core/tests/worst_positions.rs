@@ -4,7 +4,7 @@
 //!
 //! Timing bounds here are generous (a debug build on a shared machine): they tell a search that
 //! checks its clock from one that does not, which overruns by seconds on these positions. The tight
-//! bounds of issue 13 are checked on the release build through Python (`tests/test_worst_positions.py`).
+//! bounds of docs/worst-case.md are checked on the release build through Python (`tests/test_worst_positions.py`).
 
 use std::thread;
 use std::time::{Duration, Instant};

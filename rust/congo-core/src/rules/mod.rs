@@ -1,4 +1,4 @@
-//! The rules of Congo, one file per rule (RULES.md §4–§6).
+//! The rules of Congo, one file per rule (docs/rules.md §4–§6).
 //!
 //! Each piece file answers the questions about that piece's geometry, and no other file does: from
 //! this square, which squares can it reach (`targets`, never a friendly piece)? Which of its kind
