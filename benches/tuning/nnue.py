@@ -5,9 +5,11 @@
 
 **Data.** The caches ``benches/tuning/texel.py`` writes (``build/tuning/data-*.npz``: self-play
 positions labelled with the game's result for the side to move, and tablebase positions labelled
-exactly). Only quiet positions are kept, as for Texel. Held out: self-play games whose index ends
-in 0 and one tablebase position in ten, of every file, so that the held-out loss of the network
-and of the hand-written evaluation (fitted on the same files' other positions) compare fairly.
+exactly). A cache of a run cut short (``texel.py --minutes``, named ``…-partialN.npz``) is refused
+unless ``--allow-partial``. Only quiet positions are kept, as for Texel. Held out: self-play games
+whose index ends in 0 and one tablebase position in ten, of every file, so that the held-out loss
+of the network and of the hand-written evaluation (fitted on the same files' other positions)
+compare fairly.
 
 **Network** (``rust/congo-core/src/search/nnue.rs`` evaluates it): 784 inputs per perspective —
 (own or the opponent's piece) × 8 roles × 49 squares, the board turned around (ranks flipped,
@@ -50,10 +52,11 @@ DEFAULT_DATA = ",".join(
 )
 
 from congo import MAX_PIECES_PER_COLOR, _core  # noqa: E402
-from congo._files import atomic_output, check_writable  # noqa: E402
+from congo._files import atomic_output, check_outputs  # noqa: E402
 from congo.learning import encode  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import texel  # noqa: E402
 from texel import cross_entropy, fit_scale  # noqa: E402
 
 SQUARES = 49
@@ -262,6 +265,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=NNUE_BIN)
     parser.add_argument("--report", type=Path, default=None, help="also write the report here")
     parser.add_argument("--dry-run", action="store_true", help="do not write the network file")
+    parser.add_argument(
+        "--allow-partial",
+        action="store_true",
+        help="also train on a texel.py cache of a run cut short by --minutes (refused otherwise)",
+    )
     args = parser.parse_args(argv)
     if args.hidden < 1 or args.epochs < 1 or args.batch < 1 or not 0 <= args.lam <= 1:
         parser.error("--hidden, --epochs and --batch must be positive and --lam in [0, 1]")
@@ -272,11 +280,13 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(text)
 
     data_files = [Path(name) for name in args.data.split(",")]
-    if not args.dry_run:  # before the training: a bad --out (or one of the data files) fails now
-        try:
-            check_writable(args.out, inputs=data_files)
-        except (OSError, ValueError) as error:
-            parser.error(str(error))
+    # Before the training: a bad --out or --report (missing directory, one of the data files, the
+    # two the same file) fails now, not after an hour of work.
+    outputs = ([] if args.dry_run else [args.out]) + ([args.report] if args.report else [])
+    try:
+        check_outputs(outputs, inputs=data_files)
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
     started = time.time()
     rng = np.random.default_rng(args.seed)
     stm_parts, opp_parts, y_parts, e_parts, held_parts, tb_parts = [], [], [], [], [], []
@@ -284,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         if not path.is_file():
             raise SystemExit(f"{path}: no such data file (run benches/tuning/texel.py to make it)")
         data = np.load(path)
+        note = texel.cache_note(path, data, allow_partial=args.allow_partial)
         fens = [str(f) for f in data["fens_sp"]] + [str(f) for f in data["fens_tb"]]
         stm, opp, extra = perspectives(fens)
         n_sp = len(data["y_sp"])
@@ -297,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         e_parts.append(extra[quiet, 0])
         held_parts.append(held[quiet])
         tb_parts.append(tb[quiet])
-        say(f"data: {path.name}: {int(quiet.sum())} quiet positions of {len(fens)}")
+        say(f"data: {path.name}: {int(quiet.sum())} quiet positions of {len(fens)}{note}")
     stm, opp = np.concatenate(stm_parts), np.concatenate(opp_parts)
     y, evals = np.concatenate(y_parts), np.concatenate(e_parts)
     held, tb = np.concatenate(held_parts), np.concatenate(tb_parts)

@@ -26,10 +26,12 @@ The held-out loss before and after is printed (and written to ``--report``).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -39,35 +41,98 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import weights_file  # noqa: E402
 
 from congo import _core  # noqa: E402
-from congo._files import atomic_output  # noqa: E402
+from congo._files import atomic_output, check_outputs, check_writable  # noqa: E402
 from congo.selfplay import SelfPlayConfig, play_games  # noqa: E402
 
 WEIGHTS_RS = ROOT / "rust/congo-core/src/search/weights.rs"
+OPENING_PLIES = 6
+MAX_PLIES = 300
+CACHE_FORMAT = 1
+
+
+def selfplay_run(
+    games: int, nodes: int, seed: int, workers: int, minutes: float | None
+) -> tuple[list[str], list[float], list[int], int]:
+    """The labelled self-play positions and how many of the ``games`` were played (fewer when
+    ``minutes`` ran out)."""
+    fens: list[str] = []
+    labels: list[float] = []
+    groups: list[int] = []
+    played = 0
+    start = time.time()
+    config = SelfPlayConfig(nodes=nodes, opening_plies=OPENING_PLIES, max_plies=MAX_PLIES)
+    for n, rows in enumerate(play_games(games, config, seed=seed, workers=workers)):
+        for fen, ply, mate, value, game in zip(
+            rows["fen"], rows["ply"], rows["score_mate"], rows["value"], rows["game"], strict=True
+        ):
+            if ply < OPENING_PLIES or mate != 0:
+                continue
+            fens.append(fen)
+            labels.append((value + 1) / 2)
+            groups.append(game)
+        played = n + 1
+        if played % 50 == 0:
+            print(f"  {played} games, {len(fens)} positions, {time.time() - start:.0f} s", file=sys.stderr)
+        if minutes is not None and played < games and time.time() - start > 60 * minutes:
+            print(f"  time budget reached after {played} games", file=sys.stderr)
+            break
+    return fens, labels, groups, played
 
 
 def selfplay_data(
     games: int, nodes: int, seed: int, workers: int, minutes: float | None
 ) -> tuple[list[str], list[float], list[int]]:
-    fens: list[str] = []
-    labels: list[float] = []
-    groups: list[int] = []
-    start = time.time()
-    config = SelfPlayConfig(nodes=nodes, opening_plies=6, max_plies=300)
-    for n, rows in enumerate(play_games(games, config, seed=seed, workers=workers)):
-        for fen, ply, mate, value, game in zip(
-            rows["fen"], rows["ply"], rows["score_mate"], rows["value"], rows["game"], strict=True
-        ):
-            if ply < 6 or mate != 0:
-                continue
-            fens.append(fen)
-            labels.append((value + 1) / 2)
-            groups.append(game)
-        if (n + 1) % 50 == 0:
-            print(f"  {n + 1} games, {len(fens)} positions, {time.time() - start:.0f} s", file=sys.stderr)
-        if minutes is not None and time.time() - start > 60 * minutes:
-            print(f"  time budget reached after {n + 1} games", file=sys.stderr)
-            break
+    fens, labels, groups, _ = selfplay_run(games, nodes, seed, workers, minutes)
     return fens, labels, groups
+
+
+def cache_meta(games: int, nodes: int, tb_positions: int, seed: int, played: int) -> dict[str, object]:
+    """What a cache's data depends on, and whether the run that made it was complete: stored in the
+    cache (``meta``) and checked when it is read."""
+    return {
+        "format": CACHE_FORMAT,
+        "games": games,
+        "played": played,
+        "complete": played == games,
+        "nodes": nodes,
+        "tb_positions": tb_positions,
+        "seed": seed,
+        "opening_plies": OPENING_PLIES,
+        "max_plies": MAX_PLIES,
+    }
+
+
+def cache_path(work: Path, meta: dict[str, object]) -> Path:
+    """``data-gG-nN-tT-sS.npz`` for a complete run; a run cut short by ``--minutes`` is
+    ``…-partialP.npz`` (P games played), never the complete run's name."""
+    name = f"data-g{meta['games']}-n{meta['nodes']}-t{meta['tb_positions']}-s{meta['seed']}"
+    if not meta["complete"]:
+        name += f"-partial{meta['played']}"
+    return work / f"{name}.npz"
+
+
+def read_meta(data: Any) -> dict[str, Any] | None:
+    """A cache's ``meta``, or ``None`` for a cache written before texel.py stored one."""
+    if "meta" not in data.files:
+        return None
+    meta: dict[str, Any] = json.loads(str(data["meta"][()]))
+    return meta
+
+
+def cache_note(path: Path, data: Any, *, allow_partial: bool) -> str:
+    """What a reader of a cache should say of it; raises ``SystemExit`` for a partial cache
+    unless ``allow_partial``."""
+    meta = read_meta(data)
+    if meta is None:
+        return " (no completeness record: written before texel.py kept one)"
+    if not meta.get("complete", False):
+        shown = f"{meta.get('played')} of {meta.get('games')} games"
+        if not allow_partial:
+            raise SystemExit(
+                f"{path}: the data of a run cut short ({shown}); --allow-partial to use it anyway"
+            )
+        return f" (partial: {shown})"
+    return ""
 
 
 LETTERS = {
@@ -228,7 +293,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", type=Path, default=None, help="also write the report here")
     parser.add_argument("--dry-run", action="store_true", help="do not rewrite weights.rs")
     args = parser.parse_args(argv)
-    args.work.mkdir(parents=True, exist_ok=True)
+    tablebases = args.tablebases or args.work / "tablebases"
+    complete = cache_meta(args.games, args.nodes, args.tb_positions, args.seed, args.games)
+    cache = cache_path(args.work, complete)
+    # Every file this run writes is checked before the self-play: the cache (written only if it
+    # is not there yet, else it is an input), weights.rs, --report, and the tables' directory if
+    # the tables are to be made; none may be an input or another output.
+    try:
+        args.work.mkdir(parents=True, exist_ok=True)
+        inputs = [cache] if cache.exists() else []
+        if tablebases.is_dir():
+            inputs += sorted(tablebases.iterdir())
+        if not tablebases.is_dir() or not any(tablebases.iterdir()):
+            tablebases.mkdir(parents=True, exist_ok=True)
+            check_writable(tablebases / "LvL.ctb.check")
+        outputs = [] if cache.exists() else [cache]
+        outputs += [] if args.dry_run else [WEIGHTS_RS]
+        outputs += [args.report] if args.report else []
+        check_outputs(outputs, inputs=inputs)
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
     lines: list[str] = []
 
     def say(text: str) -> None:
@@ -236,28 +320,45 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(text)
 
     started = time.time()
-    cache = args.work / f"data-g{args.games}-n{args.nodes}-t{args.tb_positions}-s{args.seed}.npz"
+    written: list[Path] = []
     if cache.exists():
         data = np.load(cache)
+        meta = read_meta(data)
+        if meta is not None and meta != complete:
+            differ = ", ".join(f"{key} {meta.get(key)}" for key in complete if meta.get(key) != complete[key])
+            raise SystemExit(f"{cache}: made by another run ({differ}): remove it to make it again")
+        played = args.games
         fens_sp, y_sp, g_sp = list(data["fens_sp"]), data["y_sp"], data["g_sp"]
         fens_tb, y_tb = list(data["fens_tb"]), data["y_tb"]
-        say(f"data: cached {cache}")
+        say(f"data: cached {cache}{cache_note(cache, data, allow_partial=False)}")
     else:
         t = time.time()
-        fens_sp, ysp, gsp = selfplay_data(args.games, args.nodes, args.seed, args.workers, args.minutes)
+        fens_sp, ysp, gsp, played = selfplay_run(
+            args.games, args.nodes, args.seed, args.workers, args.minutes
+        )
         y_sp, g_sp = np.array(ysp), np.array(gsp)
-        played, elapsed = len(set(gsp)), time.time() - t
+        elapsed = time.time() - t
         say(f"self-play: {played} games at {args.nodes} nodes, {len(fens_sp)} positions, {elapsed:.0f} s")
         t = time.time()
-        fens_tb, ytb = tablebase_data(
-            args.tb_positions, args.tablebases or args.work / "tablebases", args.seed
-        )
+        fens_tb, ytb = tablebase_data(args.tb_positions, tablebases, args.seed)
         y_tb = np.array(ytb)
         say(f"tablebases: {len(fens_tb)} positions of up to four men, {time.time() - t:.0f} s")
-        with atomic_output(cache, "wb") as out:  # a cut-short cache must not be read next time
+        meta = cache_meta(args.games, args.nodes, args.tb_positions, args.seed, played)
+        # A run cut short is kept under its own name: never read as the complete run's data.
+        target = cache_path(args.work, meta)
+        with atomic_output(target, "wb") as out:
             np.savez_compressed(
-                out, fens_sp=np.array(fens_sp), y_sp=y_sp, g_sp=g_sp, fens_tb=np.array(fens_tb), y_tb=y_tb
+                out,
+                fens_sp=np.array(fens_sp),
+                y_sp=y_sp,
+                g_sp=g_sp,
+                fens_tb=np.array(fens_tb),
+                y_tb=y_tb,
+                meta=np.array(json.dumps(meta)),
             )
+        written.append(target)
+        if not meta["complete"]:
+            say(f"data: cut short by --minutes ({played} of {args.games} games), kept as {target}")
 
     names = list(_core.eval_feature_names())
     w0 = np.array(_core.eval_weights(), dtype=np.float64)
@@ -307,14 +408,14 @@ def main(argv: list[str] | None = None) -> int:
     say(f"pawn_advance: {tuned['pawn_advance']}")
     if not args.dry_run:
         source_line = (
-            f"Fitted: {args.games} self-play games at {args.nodes} nodes a move (seed {args.seed}) and "
+            f"Fitted: {played} self-play games at {args.nodes} nodes a move (seed {args.seed}) and "
             f"{args.tb_positions} tablebase positions; held-out loss {before:.5f} -> {after:.5f}."
         )
         with atomic_output(WEIGHTS_RS) as out:
             out.write(weights_file.render(tuned, source_line))
         say(f"wrote {WEIGHTS_RS.relative_to(ROOT)}")
     if args.report:
-        with atomic_output(args.report) as out:
+        with atomic_output(args.report, inputs=written) as out:
             out.write("\n".join(lines) + "\n")
     return 0
 

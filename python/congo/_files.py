@@ -73,6 +73,28 @@ def check_writable(path: PathLike, *, inputs: Iterable[PathLike] = ()) -> None:
         pass
 
 
+def check_outputs(outputs: Iterable[PathLike], *, inputs: Iterable[PathLike] = ()) -> None:
+    """:func:`check_writable` for each of a command's outputs, before any work, and
+    :class:`SameFileError` if two of them are the same file (the same path after following links,
+    or the same file by device and inode): the second written would replace the first. A device
+    such as ``/dev/null`` may be named more than once."""
+    sources = list(inputs)
+    seen: list[tuple[str, tuple[int, int] | None, str]] = []
+    for path in outputs:
+        name = os.fspath(path)
+        check_writable(name, inputs=sources)
+        target, identity = _target(name), _identity(name)
+        with contextlib.suppress(OSError):
+            if not stat.S_ISREG(os.stat(target).st_mode):
+                continue  # a device such as /dev/null: written directly, nothing is replaced
+        for other_target, other_identity, other in seen:
+            if target == other_target or (identity is not None and identity == other_identity):
+                raise SameFileError(
+                    f"the outputs {other!r} and {name!r} are the same file: give each its own"
+                )
+        seen.append((target, identity, name))
+
+
 @contextlib.contextmanager
 def atomic_output(
     path: PathLike,

@@ -493,7 +493,8 @@ def read_openings(path: str) -> list[str]:
             data = handle.read(MAX_OPENINGS_BYTES + 1)  # bounded: /dev/zero is not a suite
         if len(data) > MAX_OPENINGS_BYTES:
             raise ValueError(f"cannot read the openings {path}: larger than {MAX_OPENINGS_BYTES >> 20} MiB")
-        text = data.decode("utf-8")
+        # utf-8-sig: a byte-order mark (what some editors put first) is not part of the first FEN.
+        text = data.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or error
         raise ValueError(f"cannot read the openings {path}: {reason}") from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import stat
 import time
 from typing import IO, TYPE_CHECKING, Any
 
@@ -78,7 +79,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--save",
         metavar="FILE",
         help="write the games to FILE as PGN-style records (FILE.partial holds the finished games "
-        "while the match runs; FILE is replaced when it ends)",
+        "while the match runs; FILE is replaced when it ends; a FILE.partial already there, the "
+        "games of a killed run, is refused: rename it to keep them)",
     )
     add_ray(parser, "play")
     parser.set_defaults(run=run)
@@ -112,6 +114,62 @@ def _report(result: match.MatchResult, *, games: int, interrupted: bool, elapsed
     print(result.summary())
     print("endings: " + ", ".join(f"{name} {count}" for name, count in sorted(terminations.items())))
     print(f"time {elapsed:.1f} s")
+
+
+def _create_partial(name: str, inputs: list[str]) -> IO[str]:
+    """Creates ``FILE.partial`` for the finished games, exclusively: never over an input, never
+    through a symbolic link, never over what an earlier run left (its finished games, refused with
+    how to keep them)."""
+    from congo._files import check_not_an_input
+
+    check_not_an_input(name, inputs)
+    try:
+        info = os.lstat(name)
+    except FileNotFoundError:
+        info = None
+    if info is not None:
+        if stat.S_ISLNK(info.st_mode):
+            what = "a symbolic link"
+        elif not stat.S_ISREG(info.st_mode):
+            what = "not a regular file"
+        else:
+            games = _count_records(name)
+            plural = "s" * (games != 1)
+            what = f"left by an earlier match that was stopped: it holds {games} finished game{plural}"
+        raise ValueError(
+            f"{name} is there ({what}); the match writes its finished games there: rename it to keep "
+            f"them (PGN-style records, as --save writes) or remove it, then run again"
+        )
+    # O_EXCL: fails if anything appeared at the name since (a link, even one to nothing, included).
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        handle = os.open(name, flags, 0o666)
+    except FileExistsError:
+        raise ValueError(
+            f"{name} appeared while the match started: rename or remove it, then run again"
+        ) from None
+    return os.fdopen(handle, "w", encoding="utf-8")
+
+
+def _count_records(name: str) -> int:
+    """The games in a ``FILE.partial`` (a regular file, read without following a link)."""
+    try:
+        handle = os.open(name, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return 0
+    count = 0
+    with os.fdopen(handle, "rb") as file:
+        for line in file:
+            count += line.startswith(b"[Event ")
+    return count
+
+
+def _remove_partial(name: str, identity: tuple[int, int] | None) -> None:
+    """Removes ``FILE.partial`` once FILE holds its games, if it is still the file this run made."""
+    with contextlib.suppress(OSError):
+        info = os.lstat(name)
+        if (info.st_dev, info.st_ino) == identity:
+            os.unlink(name)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -151,12 +209,16 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(
             "--save needs a file name (the report is on standard output; ./- for a file named '-')"
         )
+    partial_identity: tuple[int, int] | None = None
     if args.save:
+        inputs = [args.openings] if args.openings else []
         try:
-            check_writable(args.save, inputs=[args.openings] if args.openings else [])
-            partial = open(f"{args.save}.partial", "w", encoding="utf-8")  # noqa: SIM115
+            check_writable(args.save, inputs=inputs)
+            partial = _create_partial(f"{args.save}.partial", inputs)
         except OSError as error:
             raise ValueError(f"cannot write the games to {args.save}: {error.strerror or error}") from None
+        info = os.fstat(partial.fileno())
+        partial_identity = (info.st_dev, info.st_ino)
     progress = Progress(games)
 
     def on_game(result: match.MatchResult, game: match.GameRecord) -> None:
@@ -180,7 +242,6 @@ def run(args: argparse.Namespace) -> int:
     if args.save:
         # In game order (they were written to FILE.partial in order of completion).
         match.write_records(args.save, result.games, event=event)
-        with contextlib.suppress(OSError):
-            os.unlink(f"{args.save}.partial")
+        _remove_partial(f"{args.save}.partial", partial_identity)
         print(f"{len(result.games)} games saved to {args.save}")
     return EXIT_INTERRUPTED if interrupted else EXIT_OK

@@ -374,14 +374,54 @@ pub(crate) fn write_table(
         longest: longest.min(u32::from(u16::MAX)) as u16,
         checksum: fnv1a(&bytes),
     };
-    let partial = path.with_extension(format!("{EXTENSION}.partial"));
-    let mut file = std::fs::File::create(&partial).map_err(io_error(&partial))?;
+    let partial = partial_path(&path);
+    let mut file = create_partial(&partial)?;
     file.write_all(&header.to_bytes()).map_err(io_error(&partial))?;
     file.write_all(&bytes).map_err(io_error(&partial))?;
     file.sync_all().map_err(io_error(&partial))?;
     drop(file);
     std::fs::rename(&partial, &path).map_err(io_error(&path))?;
     Ok(path)
+}
+
+/// The temporary file a table is written to before it is renamed into place: `X.ctb.partial`.
+pub(crate) fn partial_path(table: &Path) -> PathBuf {
+    table.with_extension(format!("{EXTENSION}.partial"))
+}
+
+/// Checks that `X.ctb.partial` can be made: nothing is there, or a regular file (not a link) that
+/// an interrupted run left, half a table and worthless, which [`create_partial`] removes. A
+/// symbolic link, a directory or a FIFO there is not the generator's to remove or write through:
+/// refused. Called for every table before any work, and again just before each is written.
+pub(crate) fn check_partial(partial: &Path) -> Result<(), TablebaseError> {
+    match std::fs::symlink_metadata(partial) {
+        Ok(metadata) if metadata.file_type().is_file() => Ok(()),
+        Ok(metadata) => {
+            let kind =
+                if metadata.file_type().is_symlink() { "a symbolic link" } else { "not a regular file" };
+            Err(TablebaseError::Io {
+                path: partial.to_owned(),
+                error: std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    format!("{kind} where the generator writes a table before renaming it; remove it"),
+                ),
+            })
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(TablebaseError::Io { path: partial.to_owned(), error }),
+    }
+}
+
+/// Creates `X.ctb.partial` exclusively (`O_EXCL`: a symbolic link there, even one to nothing,
+/// makes it fail rather than be followed), after removing a regular file an interrupted run left.
+fn create_partial(partial: &Path) -> Result<std::fs::File, TablebaseError> {
+    check_partial(partial)?;
+    match std::fs::remove_file(partial) {
+        Ok(()) => {}
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+        Err(error) => return Err(TablebaseError::Io { path: partial.to_owned(), error }),
+    }
+    std::fs::OpenOptions::new().write(true).create_new(true).open(partial).map_err(io_error(partial))
 }
 
 /// The `O_NONBLOCK` flag: opening a FIFO or a device named like a table must never block.
@@ -535,6 +575,44 @@ mod tests {
         bytes.pop();
         std::fs::write(&path, &bytes).unwrap();
         assert!(matches!(read_header(&path), Err(TablebaseError::Corrupt { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_at_the_partial_name_is_never_written_through() {
+        let dir = std::env::temp_dir().join(format!("congo-tb-partial-link-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let layout = Layout::new(Material::parse("LZvL").unwrap());
+        let entries = Entries::pack(&vec![1u16; layout.len() as usize], 5);
+        let victim = dir.join("victim.txt");
+        std::fs::write(&victim, b"keep me").unwrap();
+        let partial = partial_path(&table_path(&dir, layout.material()));
+        std::os::unix::fs::symlink(&victim, &partial).unwrap();
+        let error = write_table(&dir, &layout, &entries, 5).unwrap_err();
+        assert!(error.to_string().contains("symbolic link"), "{error}");
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep me");
+        assert!(std::fs::symlink_metadata(&partial).unwrap().file_type().is_symlink());
+        assert!(!table_path(&dir, layout.material()).exists());
+        // A dangling link is refused too (O_EXCL would also refuse to create through it).
+        std::fs::remove_file(&partial).unwrap();
+        std::os::unix::fs::symlink(dir.join("nowhere"), &partial).unwrap();
+        assert!(write_table(&dir, &layout, &entries, 5).is_err());
+        assert!(!dir.join("nowhere").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_partial_file_left_by_a_killed_run_is_replaced() {
+        let dir = std::env::temp_dir().join(format!("congo-tb-partial-left-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let layout = Layout::new(Material::parse("LZvL").unwrap());
+        let entries = Entries::pack(&vec![1u16; layout.len() as usize], 5);
+        let partial = partial_path(&table_path(&dir, layout.material()));
+        std::fs::write(&partial, b"half a table").unwrap();
+        let path = write_table(&dir, &layout, &entries, 5).unwrap();
+        assert_eq!(read_table(&path, true).unwrap().1, entries);
+        assert!(!partial.exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -23,7 +23,9 @@
 
 use std::path::Path as FsPath;
 
-use super::format::{create_dir, table_path, write_table, Dtm, Entries, TablebaseError};
+use super::format::{
+    check_partial, create_dir, partial_path, table_path, write_table, Dtm, Entries, TablebaseError,
+};
 use super::layout::{Layout, Placement, FIRST_SYMMETRIC_PAIR, LION_PAIR_COUNT};
 use super::material::Material;
 use super::probe::Tablebase;
@@ -513,6 +515,13 @@ pub fn generate(
                 },
                 other => other,
             })?;
+        }
+    }
+    // A link (or anything but a file) where a table will be written first is refused before the
+    // hours of work, not after.
+    for &material in &materials {
+        if options.force || !tb.has(material) {
+            check_partial(&partial_path(&table_path(dir, material)))?;
         }
     }
     let jobs = schedule::ordered_jobs(&materials);

@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use super::format::{create_dir, write_table, Dtm, Entries, TablebaseError};
+use super::format::{check_partial, create_dir, partial_path, write_table, Dtm, Entries, TablebaseError};
 use super::generate::{position_of, TableReport};
 use super::layout::{Layout, Placement, LION_PAIR_COUNT};
 use super::material::Material;
@@ -162,6 +162,9 @@ pub fn generate(
     let materials = schedule::select(options.men, &options.tables, true)?;
     create_dir(dir)?;
     let tb = Tablebase::empty();
+    for &material in &materials {
+        check_partial(&partial_path(&super::format::table_path(dir, material)))?;
+    }
     let jobs = schedule::ordered_jobs(&materials);
     let work = |i: usize, ticker: &Ticker<'_>| -> Result<TableReport, TablebaseError> {
         let start = std::time::Instant::now();

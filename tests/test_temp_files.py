@@ -1,0 +1,270 @@
+"""Temporary and partial files are created exclusively, never over an input or through a link, and
+a leftover from a killed run is kept; every output is checked before the work; caches are named
+by what they depend on, completeness included (``congo match --save``, ``congo tablebase
+generate``, ``benches/tuning``)."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import congo
+from congo import match
+from congo._files import SameFileError, check_outputs
+from congo.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORD = '[Event "an earlier match"]\n[Round "{n}"]\n[Result "1-0"]\n\n1-0\n\n'
+
+
+def _exit_code(args: list[str]) -> int:
+    try:
+        return main(args)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+
+
+def _match(save: Path, *extra: str) -> list[str]:
+    return ["match", "random", "random", "--games", "2", "--save", str(save), *extra]
+
+
+# ================================================================================ congo match --save
+
+
+def test_match_refuses_openings_named_like_its_partial_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--openings F.partial --save F` truncated the openings, played them, then deleted them."""
+    save = tmp_path / "games.pgn"
+    suite = tmp_path / "games.pgn.partial"
+    suite.write_text(congo.STARTING_FEN + "\n", encoding="utf-8")
+    assert _exit_code(_match(save, "--openings", str(suite))) == 2
+    assert "is the input" in capsys.readouterr().err
+    assert suite.read_text(encoding="utf-8") == congo.STARTING_FEN + "\n"
+    assert not save.exists()
+
+
+def test_match_keeps_the_partial_file_a_killed_run_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Running the same command again after a kill truncated FILE.partial: its games were lost."""
+    save = tmp_path / "games.pgn"
+    partial = tmp_path / "games.pgn.partial"
+    left = RECORD.format(n=1) + RECORD.format(n=2) + RECORD.format(n=3)
+    partial.write_text(left, encoding="utf-8")
+    assert _exit_code(_match(save)) == 2
+    err = capsys.readouterr().err
+    assert "games.pgn.partial" in err
+    assert "3 finished games" in err
+    assert "rename it" in err
+    assert partial.read_text(encoding="utf-8") == left
+    assert not save.exists()
+    # Once it is moved aside, the same command runs and removes only its own partial file.
+    partial.rename(tmp_path / "kept.pgn")
+    assert _exit_code(_match(save)) == 0
+    assert save.read_text(encoding="utf-8").count("[Event ") == 2
+    assert not partial.exists()
+    assert (tmp_path / "kept.pgn").read_text(encoding="utf-8") == left
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links need privileges on Windows")
+@pytest.mark.parametrize("dangling", [False, True], ids=["to-a-file", "to-nothing"])
+def test_match_never_writes_through_a_link_at_the_partial_name(tmp_path: Path, dangling: bool) -> None:
+    """A symbolic link at FILE.partial had its target replaced by the games (exit 0)."""
+    save = tmp_path / "games.pgn"
+    victim = tmp_path / "victim.txt"
+    if not dangling:
+        victim.write_text("keep me\n", encoding="utf-8")
+    link = tmp_path / "games.pgn.partial"
+    link.symlink_to(victim)
+    assert _exit_code(_match(save)) == 2
+    assert link.is_symlink()
+    if dangling:
+        assert not victim.exists()
+    else:
+        assert victim.read_text(encoding="utf-8") == "keep me\n"
+    assert not save.exists()
+
+
+def test_match_reads_openings_with_a_byte_order_mark(tmp_path: Path) -> None:
+    """An openings file saved with a UTF-8 byte-order mark was refused (a bad FEN on line 1)."""
+    fen = "2l4/7/7/7/7/7/3LE2 w 1"
+    suite = tmp_path / "suite.txt"
+    suite.write_bytes(codecs.BOM_UTF8 + f"{congo.STARTING_FEN}\n{fen}\n".encode())
+    assert match.read_openings(str(suite)) == [congo.STARTING_FEN, fen]
+    save = tmp_path / "games.pgn"
+    assert _exit_code(_match(save, "--openings", str(suite))) == 0
+    assert save.read_text(encoding="utf-8").count("[Event ") == 2
+
+
+# ================================================================================ tablebase generate
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links need privileges on Windows")
+def test_tablebase_generate_never_writes_through_a_link_at_a_partial_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A link at X.ctb.partial had its target overwritten and was renamed to X.ctb."""
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n", encoding="utf-8")
+    link = tables / "LvL.ctb.partial"
+    link.symlink_to(victim)
+    assert _exit_code(["tablebase", "generate", "--men", "2", "--dir", str(tables)]) == 2
+    assert "symbolic link" in capsys.readouterr().err
+    assert victim.read_text(encoding="utf-8") == "keep me\n"
+    assert link.is_symlink()
+    assert not (tables / "LvL.ctb").exists()
+    # A regular file a killed run left there is half a table: it is replaced, and the run succeeds.
+    link.unlink()
+    link.write_bytes(b"half a table")
+    assert _exit_code(["tablebase", "generate", "--men", "2", "--dir", str(tables)]) == 0
+    assert sorted(p.name for p in tables.iterdir()) == ["LvL.ctb"]
+
+
+# ================================================================================ outputs checked first
+
+
+def test_check_outputs_refuses_two_outputs_that_are_one_file(tmp_path: Path) -> None:
+    report = tmp_path / "report.txt"
+    link = tmp_path / "link.txt"
+    link.symlink_to(report)
+    with pytest.raises(SameFileError, match="are the same file"):
+        check_outputs([report, tmp_path / "other.txt", link])
+    with pytest.raises(SameFileError, match="are the same file"):
+        check_outputs([report, report])
+    check_outputs([os.devnull, os.devnull, report])  # a device may be named twice
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.txt"]
+
+
+np = pytest.importorskip("numpy")
+
+
+@pytest.fixture
+def tuning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "benches" / "tuning"))
+
+
+def _texel_cache(path: Path, meta: str | None = None) -> None:
+    fens = [congo.STARTING_FEN] * 20
+    columns = {
+        "fens_sp": np.array(fens),
+        "y_sp": np.array([0.5] * 20),
+        "g_sp": np.arange(20),
+        "fens_tb": np.array([], dtype=str),
+        "y_tb": np.array([], dtype=float),
+    }
+    if meta is not None:
+        columns["meta"] = np.array(meta)
+    np.savez_compressed(path, **columns)
+
+
+@pytest.mark.usefixtures("tuning")
+@pytest.mark.parametrize("which", ["data", "out", "missing-dir"])
+def test_nnue_checks_its_report_before_training(tmp_path: Path, which: str) -> None:
+    """`--report` equal to the data file turned the .npz into text; equal to --out it replaced the
+    network just written; in a missing directory it failed with a traceback after training."""
+    import nnue  # type: ignore[import-not-found]
+
+    data, out = tmp_path / "data.npz", tmp_path / "net.bin"
+    _texel_cache(data)
+    before = data.read_bytes()
+    report = {"data": data, "out": out, "missing-dir": tmp_path / "nowhere" / "r.txt"}[which]
+    args = ["--data", str(data), "--hidden", "2", "--epochs", "1", "--out", str(out)]
+    with pytest.raises(SystemExit) as stop:
+        nnue.main([*args, "--report", str(report)])
+    assert stop.value.code == 2
+    assert data.read_bytes() == before
+    assert not out.exists()
+
+
+@pytest.mark.usefixtures("tuning")
+@pytest.mark.parametrize("which", ["cache", "weights", "missing-dir"])
+def test_texel_checks_its_report_before_self_play(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, which: str
+) -> None:
+    """`--report` pointing at texel's cache destroyed it; a missing directory failed after the work."""
+    import texel  # type: ignore[import-not-found]
+
+    def no_work(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the work started before the outputs were checked")
+
+    monkeypatch.setattr(texel, "play_games", no_work)
+    monkeypatch.setattr(texel, "tablebase_data", no_work)
+    monkeypatch.setattr(texel, "features", no_work)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "tablebases").mkdir()
+    (work / "tablebases" / "LvL.ctb").write_bytes(b"a table")
+    args = ["--games", "3", "--nodes", "50", "--tb-positions", "10", "--work", str(work)]
+    cache = work / "data-g3-n50-t10-s1.npz"
+    if which == "cache":
+        _texel_cache(cache)
+        report = cache
+    elif which == "weights":
+        monkeypatch.setattr(texel, "WEIGHTS_RS", tmp_path / "weights.rs")
+        report = tmp_path / "weights.rs"
+    else:
+        report = tmp_path / "nowhere" / "report.txt"
+    before = cache.read_bytes() if cache.exists() else None
+    with pytest.raises(SystemExit) as stop:
+        texel.main([*args, "--report", str(report)])
+    assert stop.value.code == 2
+    assert (cache.read_bytes() if cache.exists() else None) == before
+    assert not report.exists() or report == cache
+
+
+@pytest.mark.usefixtures("tuning")
+def test_texel_never_caches_a_cut_short_run_under_the_full_runs_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run cut short by --minutes was cached as the full run (195 of 200 games) and reused by
+    later runs and by nnue.py's default data."""
+    import nnue
+    import texel
+
+    def two_games(games: int, *args: object, **kwargs: object) -> Iterator[dict[str, list[object]]]:
+        for game in range(games):
+            if game == 2:  # the clock of --minutes 0 has run out after the first game
+                raise AssertionError("a third game was played")
+            yield {
+                "fen": [congo.STARTING_FEN] * 4,
+                "ply": [6, 7, 8, 9],
+                "score_mate": [0] * 4,
+                "value": [0] * 4,
+                "game": [game] * 4,
+            }
+
+    monkeypatch.setattr(texel, "play_games", two_games)
+    ending = "2l4/7/7/7/7/7/3LE2 w 1"
+    monkeypatch.setattr(texel, "tablebase_data", lambda *args: ([ending] * 20, [1.0] * 20))
+    work = tmp_path / "work"
+    (work / "tablebases").mkdir(parents=True)
+    (work / "tablebases" / "LvL.ctb").write_bytes(b"a table")
+    args = ["--games", "5", "--nodes", "50", "--tb-positions", "0", "--work", str(work)]
+    assert texel.main([*args, "--minutes", "0", "--dry-run", "--steps", "2", "--l2", "1e-6"]) == 0
+    full = work / "data-g5-n50-t0-s1.npz"
+    partial = work / "data-g5-n50-t0-s1-partial1.npz"
+    assert not full.exists()
+    assert partial.exists()
+    meta = texel.read_meta(np.load(partial))
+    assert meta is not None
+    assert meta["complete"] is False
+    assert meta["played"] == 1
+    # nnue.py refuses it unless asked, and then says so.
+    net_args = ["--data", str(partial), "--hidden", "2", "--epochs", "1", "--batch", "2", "--dry-run"]
+    with pytest.raises(SystemExit, match="cut short"):
+        nnue.main(net_args)
+    report = tmp_path / "report.txt"
+    assert nnue.main([*net_args, "--allow-partial", "--report", str(report)]) == 0
+    assert "(partial: 1 of 5 games)" in report.read_text(encoding="utf-8")
+    # A cache whose record disagrees with its name (renamed by hand) is refused, not reused.
+    partial.rename(full)
+    with pytest.raises(SystemExit, match="made by another run"):
+        texel.main([*args, "--dry-run"])
