@@ -19,6 +19,7 @@ import sys
 import time
 
 from congo import _core, match
+from congo._files import atomic_output, check_outputs
 
 RESULTS = pathlib.Path(__file__).parent / "results" / "feature-matches.txt"
 
@@ -91,6 +92,10 @@ def main() -> int:
     names = list(variants) if args.only is None else args.only.split(",")
     base = f"engine:nodes={args.nodes}" + (f",{args.base}" if args.base else "")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    try:  # before the matches: each result line is added to RESULTS as it is known
+        check_outputs([RESULTS])
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
     for name in names:
         reference = base
         if hand_written(f"{args.base},{variants[name]}") and "nnue=" not in base:
@@ -111,8 +116,10 @@ def main() -> int:
             f"[{time.perf_counter() - start:.0f} s]"
         )
         print(line, flush=True)
-        with RESULTS.open("a", encoding="utf-8") as log:
-            log.write(line + "\n")
+        # The log rewritten whole with the line added: a cut-off write never loses the earlier runs.
+        earlier = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+        with atomic_output(RESULTS) as log:
+            log.write(earlier + line + "\n")
     return 0
 
 

@@ -43,7 +43,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 
 from congo import Move, match
-from congo._files import atomic_output
+from congo._files import atomic_output, check_outputs
 from congo.board import Board
 from congo.stats import Z95, elo_from_score, elo_pentanomial
 
@@ -507,6 +507,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for p in PAIRINGS:
             print(f"match {p.key}: {p.games} games, concurrency {p.concurrency}")
         return 0
+    try:  # before the games: the record of the matches, the report and the page are all written
+        check_outputs([RAW, REPORT, DOCS])
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
     records = read_raw()
     if not args.report:
         commit = subprocess.run(

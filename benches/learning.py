@@ -29,7 +29,7 @@ import numpy as np
 
 import congo
 from congo import selfplay
-from congo._files import atomic_output
+from congo._files import atomic_output, check_outputs
 from congo.learning import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -256,6 +256,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--out", help="also write the report to this file")
     args = parser.parse_args()
+    try:  # before the work: a bad path fails now, not after it
+        check_outputs([args.out] if args.out else [])
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
     lines = [
         f"# congo {congo.__version__} learning benchmarks, "
         f"Python {sys.version.split()[0]}, {os.cpu_count()} cores",

@@ -21,7 +21,7 @@ import time
 
 import congo
 from congo import match
-from congo._files import atomic_output
+from congo._files import atomic_output, check_outputs
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "python" / "congo" / "data" / "openings.txt"
 
@@ -41,6 +41,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026, help="seed of the random plies (default: 2026)")
     parser.add_argument("--out", type=pathlib.Path, default=OUT, help=f"output file (default: {OUT})")
     args = parser.parse_args()
+    try:  # before the work: a bad path fails now, not after it
+        check_outputs([args.out])
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
 
     start = time.perf_counter()
     candidates = match.make_openings(20 * args.count, args.plies, args.seed)

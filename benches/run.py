@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import congo
-from congo._files import atomic_output
+from congo._files import atomic_output, check_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -188,6 +188,10 @@ def main() -> int:
     )
     args = parser.parse_args()
     repeat = 3 if args.quick else 7
+    try:  # before the work: a bad path fails now, not after it
+        check_outputs([args.json] if args.json else [])
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
 
     positions = load_positions()
     suites = {"start": [positions[0][1]], "middlegame": [fen for _, fen in positions[1:]]}

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import congo.tablebase as tablebase
-from congo._files import atomic_output
+from congo._files import atomic_output, check_outputs
 from congo.cli.tablebase import facts_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,6 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=30, help="rows of the long lists (default: 30)")
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 if the page differs")
     args = parser.parse_args(argv)
+    if not args.check:  # before counting: the page is rewritten in place, never over a table
+        tables = sorted(args.dir.glob("*.ctb")) if args.dir.is_dir() else []
+        try:
+            check_outputs([args.docs], inputs=tables)
+        except (OSError, ValueError) as error:
+            parser.error(str(error))
     stats = tablebase.stats(args.dir)
     men = max(men_of(s.material) for s in stats)
     print(f"{len(stats)} tables up to {men} men counted", file=sys.stderr)

@@ -35,7 +35,7 @@ from typing import Any
 
 import congo
 from congo import match
-from congo._files import atomic_output
+from congo._files import atomic_output, check_outputs
 from congo.engine import Limit, SimpleEngine
 
 ENGINE = [sys.executable, "-m", "congo", "uci"]
@@ -202,6 +202,10 @@ def main() -> int:
     parser.add_argument("--json", metavar="FILE", help="write the figures to FILE")
     args = parser.parse_args()
     reps = 200 if args.quick else 1000
+    try:  # before the work: a bad path fails now, not after it
+        check_outputs([args.json] if args.json else [])
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
     load = os.getloadavg()
     print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
     figures: dict[str, Any] = {"load_average": load}

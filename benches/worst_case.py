@@ -28,7 +28,7 @@ from pathlib import Path
 
 import congo
 import congo.svg
-from congo._files import atomic_output
+from congo._files import atomic_output, check_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -137,6 +137,10 @@ def main() -> int:
     )
     args = parser.parse_args()
     repeat = 3 if args.quick else 9
+    try:  # before the work: a bad path fails now, not after it
+        check_outputs([args.json] if args.json else [])
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
     cases = load_perft_file(SUITE)
     if args.stop:
         print(

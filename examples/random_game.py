@@ -8,8 +8,11 @@ Prints the moves in SAN and the result; writes the record to ``--output`` (defau
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import random
 import sys
+import tempfile
 from collections.abc import Sequence
 
 import congo
@@ -23,6 +26,23 @@ def play(seed: int, max_plies: int) -> congo.Board:
     while not board.is_game_over(claim_draw=True, max_plies=max_plies):
         board.push(rng.choice(list(board.legal_moves)))
     return board
+
+
+def save(path: str, text: str) -> None:
+    """Writes ``text`` to ``path`` whole or not at all: to a new temporary file beside it (never
+    through a symbolic link, never over another file), renamed over ``path`` when complete."""
+    directory = os.path.dirname(os.path.abspath(path))
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=directory, suffix=".partial", delete=False
+    ) as f:
+        temporary = f.name
+        try:
+            f.write(text)
+        except BaseException:
+            f.close()
+            os.unlink(temporary)
+            raise
+    os.replace(temporary, path)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,8 +63,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     game.headers["White"] = game.headers["Black"] = f"random (seed {args.seed})"
     game.headers["Result"] = outcome.result()
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            congo.pgn.write_game(handle, game)
+        record = io.StringIO()
+        congo.pgn.write_game(record, game)
+        save(args.output, record.getvalue())
         print(f"saved to {args.output}")
     else:
         print()

@@ -10,7 +10,9 @@ value displays itself).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 from collections.abc import Sequence
 
 import congo
@@ -35,6 +37,23 @@ def render(fen: str, move: str | None, size: int) -> str:
     return congo.svg.board(board, size=size, lastmove=lastmove, arrows=threats(board))
 
 
+def save(path: str, text: str) -> None:
+    """Writes ``text`` to ``path`` whole or not at all: to a new temporary file beside it (never
+    through a symbolic link, never over another file), renamed over ``path`` when complete."""
+    directory = os.path.dirname(os.path.abspath(path))
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=directory, suffix=".partial", delete=False
+    ) as f:
+        temporary = f.name
+        try:
+            f.write(text)
+        except BaseException:
+            f.close()
+            os.unlink(temporary)
+            raise
+    os.replace(temporary, path)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fen", default="7/4l2/7/2c1c2/7/2p4/1M1L3 w 1", help="the position")
@@ -43,8 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--output", default="board.svg", help="the SVG file to write")
     args = parser.parse_args(argv)
     svg = render(args.fen, args.move or None, args.size)
-    with open(args.output, "w", encoding="utf-8") as handle:
-        handle.write(svg)
+    save(args.output, svg)
     print(f"wrote {args.output} ({len(svg)} bytes)")
     return 0
 

@@ -6,10 +6,13 @@ generate``, ``benches/tuning``)."""
 from __future__ import annotations
 
 import codecs
+import importlib.util
+import inspect
 import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -268,3 +271,109 @@ def test_texel_never_caches_a_cut_short_run_under_the_full_runs_name(
     partial.rename(full)
     with pytest.raises(SystemExit, match="made by another run"):
         texel.main([*args, "--dry-run"])
+
+
+# ================================================================================ every bench's outputs
+
+
+def _script(relative: str) -> Any:
+    """A bench or example script, imported under a name of its own."""
+    path = ROOT / relative
+    spec = importlib.util.spec_from_file_location(f"script_{path.stem}", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def _no_work(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the work started before the outputs were checked")
+
+
+BENCHES = {
+    # script: (the option naming an output, the function where its work starts)
+    "benches/run.py": ("--json", "load_positions"),
+    "benches/worst_case.py": ("--json", "load_perft_file"),
+    "benches/uci.py": ("--json", "round_trips"),
+    "benches/learning.py": ("--out", "bench_encoding"),
+    "benches/make_openings.py": ("--out", "match.make_openings"),
+    "benches/tablebase_facts.py": ("--docs", "tablebase.stats"),
+}
+
+
+@pytest.mark.parametrize("script", sorted(BENCHES))
+@pytest.mark.parametrize("bad", ["missing-dir", "a-directory"])
+def test_every_bench_checks_its_output_before_the_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str, bad: str
+) -> None:
+    """The benches wrote their figures at the end: a bad path failed with a traceback after minutes."""
+    option, work = BENCHES[script]
+    module = _script(script)
+    owner, _, name = work.rpartition(".")
+    monkeypatch.setattr(getattr(module, owner) if owner else module, name, _no_work)
+    output = tmp_path / "nowhere" / "out.txt" if bad == "missing-dir" else tmp_path
+    argv = [script, option, str(output)]
+    if script.endswith("tablebase_facts.py"):
+        argv += ["--dir", str(tmp_path)]
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(SystemExit) as stop:
+        module.main(argv[1:]) if "argv" in inspect.signature(module.main).parameters else module.main()
+    assert stop.value.code == 2
+
+
+@pytest.mark.parametrize("script", ["benches/ladder.py", "benches/feature_matches.py"])
+def test_the_match_benches_check_their_records_before_the_first_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str
+) -> None:
+    module = _script(script)
+    missing = tmp_path / "nowhere" / "results.txt"
+    if script.endswith("ladder.py"):
+        monkeypatch.setattr(module, "REPORT", missing)
+        monkeypatch.setattr(module, "read_raw", _no_work)
+        monkeypatch.setattr(module, "play", _no_work)
+        argv: list[str] | None = ["--only", "n1k-n100"]
+    else:
+        monkeypatch.setattr(module, "RESULTS", tmp_path / "results")  # a directory: not writable as a file
+        (tmp_path / "results").mkdir()
+        monkeypatch.setattr(module.match, "run_match", _no_work)
+        monkeypatch.setattr(sys, "argv", [script, "--games", "2"])
+        argv = None
+    with pytest.raises(SystemExit) as stop:
+        module.main() if argv is None else module.main(argv)
+    assert stop.value.code == 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links need privileges on Windows")
+def test_spsa_never_creates_its_log_through_a_link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link to nothing at --log passed the exists() check and the log was written at its target."""
+    module = _script("benches/tuning/spsa.py")
+    monkeypatch.setattr(module.match, "run_match", _no_work)
+    log, target = tmp_path / "spsa.jsonl", tmp_path / "elsewhere.jsonl"
+    log.symlink_to(target)
+    monkeypatch.setattr(sys, "argv", ["spsa.py", "--iterations", "1", "--log", str(log)])
+    with pytest.raises(SystemExit) as stop:
+        module.main()
+    assert stop.value.code == 2
+    assert not target.exists()
+    assert log.is_symlink()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links need privileges on Windows")
+@pytest.mark.parametrize(
+    ("script", "args"),
+    [("examples/random_game.py", ["--plies", "10"]), ("examples/render_svg.py", [])],
+)
+def test_the_examples_never_write_through_a_link(tmp_path: Path, script: str, args: list[str]) -> None:
+    """`--output` opened with open(..., 'w'): a link there had its target replaced."""
+    module = _script(script)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n", encoding="utf-8")
+    output = tmp_path / "out.txt"
+    output.symlink_to(victim)
+    assert module.main([*args, "--output", str(output)]) == 0
+    assert victim.read_text(encoding="utf-8") == "keep me\n"
+    assert not output.is_symlink()
+    assert output.read_text(encoding="utf-8").strip()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt", "victim.txt"]

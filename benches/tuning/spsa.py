@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 import time
@@ -72,9 +71,14 @@ def main() -> int:
     parser.add_argument("--fixed", default="", help="options both engines share, as in NAME=V,NAME=V")
     parser.add_argument("--log", required=True, help="JSON lines, one per iteration")
     args = parser.parse_args()
-    if os.path.exists(args.log):
-        # A run's log is its record (benches/results/): never written over.
+    try:
+        # A run's log is its record (benches/results/): created new ("x": O_EXCL, so never over
+        # a file, nor through a symbolic link, even one to nothing), before the first game.
+        log = open(args.log, "x", encoding="utf-8")  # noqa: SIM115
+    except FileExistsError:
         parser.error(f"{args.log} exists; give a new name for this run's log")
+    except OSError as error:
+        parser.error(f"cannot write {args.log}: {error.strerror or error}")
 
     rng = random.Random(args.seed)
     openings = match.default_openings()
@@ -84,7 +88,7 @@ def main() -> int:
     c0 = {t.name: t.c_end * n**GAMMA for t in TUNABLES}
     a0 = {t.name: t.r_end * t.c_end**2 * (big_a + n) ** ALPHA for t in TUNABLES}
     started = time.time()
-    with open(args.log, "w", encoding="utf-8") as log:
+    with log:
         header = {
             "tunables": [t.__dict__ for t in TUNABLES],
             "iterations": n,
