@@ -100,6 +100,7 @@ def test_match_reads_openings_with_a_byte_order_mark(tmp_path: Path) -> None:
     suite = tmp_path / "suite.txt"
     suite.write_bytes(codecs.BOM_UTF8 + f"{congo.STARTING_FEN}\n{fen}\n".encode())
     assert match.read_openings(str(suite)) == [congo.STARTING_FEN, fen]
+    assert match.parse_openings(f"\ufeff{fen}\n") == [fen]  # a file read as plain UTF-8
     save = tmp_path / "games.pgn"
     assert _exit_code(_match(save, "--openings", str(suite))) == 0
     assert save.read_text(encoding="utf-8").count("[Event ") == 2

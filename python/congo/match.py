@@ -464,9 +464,9 @@ def parse_openings(text: str, *, source: str = "openings") -> list[str]:
     """The openings of an openings file's text: one FEN a line, or EPD-like, a FEN followed by
     ``;``-separated fields (ignored); ``#`` starts a comment, blank lines are skipped. Raises
     ``ValueError`` naming ``source`` and the line for a bad FEN or a finished game, or when there is
-    no opening at all."""
+    no opening at all. A byte-order mark before the first line is not part of it."""
     fens: list[str] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         content = line.split("#", 1)[0].strip()
         if not content:
             continue
