@@ -208,11 +208,11 @@ def test_texel_checks_its_report_before_self_play(
     (work / "tablebases" / "LvL.ctb").write_bytes(b"a table")
     args = ["--games", "3", "--nodes", "50", "--tb-positions", "10", "--work", str(work)]
     cache = work / "data-g3-n50-t10-s1.npz"
+    monkeypatch.setattr(texel, "WEIGHTS_RS", tmp_path / "weights.rs")  # not the repository's
     if which == "cache":
         _texel_cache(cache)
         report = cache
     elif which == "weights":
-        monkeypatch.setattr(texel, "WEIGHTS_RS", tmp_path / "weights.rs")
         report = tmp_path / "weights.rs"
     else:
         report = tmp_path / "nowhere" / "report.txt"
@@ -332,6 +332,8 @@ def test_the_match_benches_check_their_records_before_the_first_game(
     missing = tmp_path / "nowhere" / "results.txt"
     if script.endswith("ladder.py"):
         monkeypatch.setattr(module, "REPORT", missing)
+        monkeypatch.setattr(module, "RAW", tmp_path / "raw.txt")  # not the repository's files
+        monkeypatch.setattr(module, "DOCS", tmp_path / "engine.md")
         monkeypatch.setattr(module, "read_raw", _no_work)
         monkeypatch.setattr(module, "play", _no_work)
         argv: list[str] | None = ["--only", "n1k-n100"]

@@ -304,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         inputs = [cache] if cache.exists() else []
         if tablebases.is_dir():
             inputs += sorted(tablebases.iterdir())
-        if not tablebases.is_dir() or not any(tablebases.iterdir()):
+        if not cache.exists() and (not tablebases.is_dir() or not any(tablebases.iterdir())):
             tablebases.mkdir(parents=True, exist_ok=True)
             check_writable(tablebases / "LvL.ctb.check")
         outputs = [] if cache.exists() else [cache]
