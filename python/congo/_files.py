@@ -5,7 +5,9 @@ checks before any long work that the file can be written, refuses a target that 
 inputs (after following symbolic links: same device and inode), writes a temporary file next to
 the target, flushes it to the disk and renames it into place only when the work succeeded. On an
 exception (a full disk, Ctrl-C) the temporary file is removed and whatever was at the target stays
-as it was.
+as it was. The temporary file is made by ``mkstemp`` (``O_EXCL``: a new file, never through a
+symbolic link). :func:`check_outputs` checks all of a command's outputs at once, before its work:
+each writable, none an input, no two the same file.
 """
 
 from __future__ import annotations
