@@ -5,11 +5,13 @@ from __future__ import annotations
 import copy
 import io
 import pickle
+import sys
 
 import pytest
 
 import congo
 from congo import pgn as congo_pgn
+from congo.engine import Limit, SimpleEngine
 
 
 def test_the_null_move_is_0000_falsy_and_equal_to_its_parse() -> None:
@@ -122,3 +124,16 @@ def test_records_read_two_dashes_as_a_null_move_and_write_them_back() -> None:
     assert [move.uci() for move in game.mainline_moves()] == ["g1f3", "0000", "f3g5", "0000"]
     assert game.end().board().fen() == "gmelecz/ppppppp/6Z/7/7/PPPPPPP/GMELEC1 w 3"
     assert str(game).endswith(text)
+
+
+def test_an_engine_over_the_protocol_plays_from_a_board_holding_a_null_move() -> None:
+    # The client sends the moves since the last irreversible one, the null move as 0000; the
+    # built-in server reads it as a pass, as other engines do.
+    board = congo.Board("3l3/2p4/7/1p2E2/7/7/3L3 b 5")
+    board.push(congo.Move.null())
+    board.push_uci("e4e5")
+    board.push(congo.Move.null())
+    with SimpleEngine.popen_uci([sys.executable, "-m", "congo", "uci"]) as engine:
+        result = engine.play(board, Limit(depth=2))
+    assert result.move is not None
+    assert board.is_legal(result.move)

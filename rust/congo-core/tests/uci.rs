@@ -90,6 +90,14 @@ fn bad_input_is_answered_and_changes_nothing() {
 }
 
 #[test]
+fn a_null_move_in_a_position_command_passes() {
+    let lines = run("position fen 3l3/7/7/1p2E2/7/7/3L3 b 5 moves 0000\nd\n");
+    assert_eq!(lines[0], "info string fen 3l3/7/7/4E2/7/7/3L3 w 6", "{lines:#?}");
+    let lines = run("position startpos moves 0000 0000 c2c3\nd\n");
+    assert_eq!(lines[0], "info string fen gmelecz/ppppppp/7/7/2P4/PP1PPPP/GMELECZ b 2", "{lines:#?}");
+}
+
+#[test]
 fn a_rejected_position_leaves_no_position_to_search() {
     for bad in
         ["position fen not/a/fen w 1", "position startpos moves c2c3 c2c3", "position startpos moves zz9"]

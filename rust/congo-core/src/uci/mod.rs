@@ -530,9 +530,15 @@ impl Server {
         let mut position = start;
         let mut history = Vec::with_capacity(moves.len());
         for (number, text) in moves.iter().enumerate() {
-            let played = parse_move(text)
-                .map_err(|e| e.to_string())
-                .and_then(|path| position.play(&path).map_err(|e| e.to_string()));
+            // `0000`, the null move, passes (as other engines read it, and as a python-chess-style
+            // client sends a board that holds one): `Position::play_null`, drowning included.
+            let played = if text == "0000" {
+                Ok(position.play_null())
+            } else {
+                parse_move(text)
+                    .map_err(|e| e.to_string())
+                    .and_then(|path| position.play(&path).map_err(|e| e.to_string()))
+            };
             match played {
                 Ok(next) => {
                     history.push(position.zobrist_hash());
