@@ -126,6 +126,7 @@ def test_user_errors_exit_2_in_every_command(tmp_path: Path, capsys: pytest.Capt
     source.write_text(GAMES, encoding="utf-8")
     cases = {
         "perft": [["perft", "--fen", "nonsense", "1"], ["perft", "-1"]],
+        "bench": [["bench", "0"], ["bench", "--threads", "0"]],
         "analyse": [["analyse", "--fen", "nonsense", "--depth", "1"], ["analyse", "--depth", "0"]],
         "match": [["match", "random", "nobody"], ["match", "random", "random", "--save", f"{a_file}/x.pgn"]],
         "uci": [["uci", "extra"]],

@@ -13,6 +13,9 @@ __all__ = [
     "BATCH_HASH_MB",
     "BB_CASTLES",
     "BB_RIVER",
+    "BENCH_DEPTH",
+    "BENCH_HASH_MB",
+    "BENCH_THREADS",
     "DEFAULT_HASH_MB",
     "DEFAULT_MAX_PLIES",
     "GAME_POOL_HASH_MB",
@@ -36,6 +39,8 @@ __all__ = [
     "STARTING_FEN",
     "STOP_ACTION",
     "AmbiguousMoveError",
+    "BenchEntry",
+    "BenchResult",
     "Engine",
     "Game",
     "History",
@@ -60,6 +65,8 @@ __all__ = [
     "VerifyReport",
     "__version__",
     "action_leg",
+    "bench",
+    "bench_positions",
     "check_limits",
     "check_multipv",
     "check_selfplay_config",
@@ -100,6 +107,9 @@ MAX_HASH_MB: Final[int]
 DEFAULT_HASH_MB: Final[int]
 GAME_POOL_HASH_MB: Final[int]
 BATCH_HASH_MB: Final[int]
+BENCH_DEPTH: Final[int]
+BENCH_HASH_MB: Final[int]
+BENCH_THREADS: Final[int]
 BB_RIVER: Final[int]
 BB_CASTLES: Final[tuple[int, int]]
 
@@ -221,6 +231,80 @@ def perft(position: Position, depth: int, *, bulk: bool = True) -> int: ...
 def divide(
     position: Position, depth: int, *, bulk: bool = True, callback: Callable[[str, int], object] | None = None
 ) -> dict[str, int]: ...
+@final
+class BenchEntry:
+    def __new__(
+        cls,
+        index: int,
+        name: str,
+        fen: str,
+        depth: int,
+        nodes: int,
+        time: float,
+        nps: int,
+        move: Move | None,
+        score: Score,
+    ) -> BenchEntry: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def fen(self) -> str: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def time(self) -> float: ...
+    @property
+    def nps(self) -> int: ...
+    @property
+    def move(self) -> Move | None: ...
+    @property
+    def score(self) -> Score: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[BenchEntry], tuple[Any, ...]]: ...
+
+@final
+class BenchResult:
+    def __new__(
+        cls,
+        entries: list[BenchEntry],
+        nodes: int,
+        time: float,
+        nps: int,
+        depth: int,
+        hash_mb: int,
+        threads: int,
+    ) -> BenchResult: ...
+    @property
+    def entries(self) -> list[BenchEntry]: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def time(self) -> float: ...
+    @property
+    def nps(self) -> int: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def hash_mb(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[BenchResult], tuple[Any, ...]]: ...
+
+def bench(
+    depth: int | None = None,
+    *,
+    hash_mb: int | None = None,
+    threads: int | None = None,
+    callback: Callable[[BenchEntry], object] | None = None,
+) -> BenchResult: ...
+def bench_positions() -> list[tuple[str, str]]: ...
 def fen_problems(fen: str) -> list[tuple[str, bool | None, str]]: ...
 def san(position: Position, mv: Move) -> str: ...
 def parse_san(position: Position, san: str) -> Move: ...

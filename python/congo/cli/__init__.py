@@ -32,6 +32,7 @@ __all__ = ["COMMANDS", "build_parser", "main", "module_name"]
 
 COMMANDS = (
     "perft",
+    "bench",
     "analyse",
     "match",
     "uci",

@@ -14,6 +14,7 @@
 //! assert_eq!(next.fen(), "gmelecz/ppppppp/7/7/2E4/PPPPPPP/GM1LECZ b 1");
 //! ```
 
+pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod bounds;

@@ -8,6 +8,7 @@
 //! by `congo`), `module = "congo._core"` for the handles wrapped in Python (`Engine`,
 //! `SearchInfo`, a board's `History`).
 
+mod bench;
 mod bulk;
 mod convert;
 mod engine;
@@ -100,5 +101,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     learn::register(m)?;
     tuning::register(m)?;
+    bench::register(m)?;
     Ok(())
 }

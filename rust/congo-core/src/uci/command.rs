@@ -32,6 +32,8 @@ pub enum Command {
     Quit,
     /// `d`: show the current position (a debugging aid, as in several chess engines).
     Display,
+    /// `bench [DEPTH]`: the fixed search suite of [`crate::bench`], as Stockfish's `bench`.
+    Bench(Option<u32>),
 }
 
 /// The parameters of a `go` command.
@@ -106,6 +108,16 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
         "ponderhit" => no_arguments(Command::PonderHit),
         "quit" => no_arguments(Command::Quit),
         "d" => no_arguments(Command::Display),
+        "bench" => match rest.as_slice() {
+            [] => Ok(Some(Command::Bench(None))),
+            [depth] => match depth.parse::<u32>().ok().filter(|d| (1..=MAX_DEPTH).contains(d)) {
+                Some(depth) => Ok(Some(Command::Bench(Some(depth)))),
+                None => {
+                    error(format!("bench: expected a depth from 1 to {MAX_DEPTH}, got {:?}", truncate(depth)))
+                }
+            },
+            _ => error("bench takes at most a depth"),
+        },
         "register" => Ok(Some(Command::Register)),
         "debug" => match rest.as_slice() {
             ["on"] => Ok(Some(Command::Debug(true))),
@@ -245,6 +257,16 @@ mod tests {
         assert!(parse("isready now").is_err());
         assert!(parse("debug maybe").is_err());
         assert!(parse("Uci").is_err());
+    }
+
+    #[test]
+    fn bench_takes_an_optional_depth() {
+        assert_eq!(ok("bench"), Command::Bench(None));
+        assert_eq!(ok("bench 5"), Command::Bench(Some(5)));
+        assert_eq!(ok(&format!("bench {MAX_DEPTH}")), Command::Bench(Some(MAX_DEPTH)));
+        for bad in ["bench 0", "bench -1", "bench x", "bench 5 6", &format!("bench {}", MAX_DEPTH + 1)] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -382,6 +382,7 @@ impl Server {
             }
             Command::Quit => return Flow::Quit,
             Command::Display => self.display(),
+            Command::Bench(depth) => self.bench(depth),
         }
         self.flow()
     }
@@ -572,6 +573,36 @@ impl Server {
             position.legal_moves().len(),
             self.history.len()
         ));
+    }
+
+    /// `bench [DEPTH]`: the core's bench suite on an engine of its own, with the signature's table
+    /// and one thread whatever the options say (so that the count is the signature), answered
+    /// before the next command is read, as Stockfish's `bench`. A running search is ended first.
+    fn bench(&mut self, depth: Option<u32>) {
+        use crate::bench::{bench, positions, BenchConfig};
+
+        self.finish_search();
+        let config =
+            BenchConfig { depth: depth.unwrap_or(crate::bench::DEFAULT_DEPTH), ..BenchConfig::default() };
+        let count = positions().len();
+        let out = &self.out;
+        let report = bench(config, &mut |entry| {
+            out.line(&format!(
+                "info string bench position {}/{count} {} depth {} nodes {} time {}",
+                entry.index + 1,
+                entry.name,
+                entry.depth,
+                entry.nodes,
+                entry.time.as_millis()
+            ));
+        });
+        match report {
+            Ok(report) => {
+                self.out.line(&format!("Nodes searched: {}", report.nodes));
+                self.out.line(&format!("Nodes/second: {}", report.nps()));
+            }
+            Err(error) => self.out.line(&format!("info string error: bench: {error}")),
+        }
     }
 
     /// The limits of a `go` for the side to move.
