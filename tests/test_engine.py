@@ -6,6 +6,7 @@ import math
 import threading
 import time
 import warnings
+from collections.abc import Iterable, Iterator
 
 import pytest
 
@@ -372,3 +373,123 @@ def test_engine_page_examples() -> None:
     failures, tried = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert tried > 0
     assert failures == 0
+
+
+def _stop_until_ended(engine: congo.Engine, thread: threading.Thread) -> None:
+    """Ends a search whose stop was lost, so that a failing test does not leave it running."""
+    while thread.is_alive():
+        engine.stop()
+        thread.join(0.05)
+
+
+def _search_on_a_thread(
+    engine: congo.Engine, root_moves: Iterable[congo.Move] | None = None
+) -> tuple[threading.Thread, list[congo.SearchResult]]:
+    """An unlimited search started on a thread of its own, and where its result will be."""
+    results: list[congo.SearchResult] = []
+
+    def run() -> None:
+        results.append(engine.search(congo.Board(), congo.Limit(), root_moves=root_moves))
+
+    searcher = threading.Thread(target=run)
+    searcher.start()
+    return searcher, results
+
+
+def _signalling(moves: list[congo.Move], starting: threading.Event) -> Iterator[congo.Move]:
+    """The moves, read by the search while it is starting: ``starting`` is set then."""
+    starting.set()
+    yield from moves
+
+
+def test_a_stop_while_a_search_is_starting_ends_that_search() -> None:
+    # A search is starting from the moment search() is called: its root moves are read on the
+    # search's thread, and the stop is sent right then, before the core has begun to search.
+    engine = congo.Engine(hash_mb=16)
+    moves = list(congo.Board().legal_moves)
+    for attempt in range(50):
+        starting = threading.Event()
+        searcher, results = _search_on_a_thread(engine, _signalling(moves, starting))
+        assert starting.wait(30)
+        engine.stop()
+        searcher.join(30)
+        ended = not searcher.is_alive()
+        _stop_until_ended(engine, searcher)
+        assert ended, f"the stop of attempt {attempt} was lost"
+        assert results[0].move is not None
+
+
+def test_a_search_started_on_a_thread_and_stopped_at_once_always_ends() -> None:
+    # stop() right after the thread starts: the stop lands before search() is called (then it
+    # does nothing, and the search is stopped again once it has begun), while it is starting or
+    # while it runs; every search ends and the engine stays usable.
+    engine = congo.Engine(hash_mb=16)
+    for _ in range(50):
+        searcher, results = _search_on_a_thread(engine)
+        engine.stop()
+        _stop_until_ended(engine, searcher)
+        assert results[0].move is not None
+    assert engine.search(congo.Board(), congo.Limit(depth=2)).depth == 2
+
+
+def test_a_stop_while_idle_does_not_stop_the_next_search() -> None:
+    engine = congo.Engine(hash_mb=16)
+    engine.search(congo.Board(), congo.Limit(depth=1))
+    engine.stop()
+    assert engine.search(congo.Board(), congo.Limit(depth=4)).depth == 4
+
+
+def test_a_search_right_after_a_stop_waits_for_the_stopped_one() -> None:
+    # The stopped search is held in its callback, so it is still running when the next one is
+    # asked for: that one waits for it instead of finding the engine "already searching".
+    engine = congo.Engine(hash_mb=16)
+    started, release = threading.Event(), threading.Event()
+
+    def hold(_: congo.SearchInfo) -> None:
+        started.set()
+        release.wait(30)
+
+    first: list[congo.SearchResult] = []
+    searcher = threading.Thread(
+        target=lambda: first.append(engine.search(congo.Board(), congo.Limit(), callback=hold))
+    )
+    searcher.start()
+    assert started.wait(30)
+    engine.stop()
+    releaser = threading.Timer(0.5, release.set)
+    releaser.start()
+    try:
+        second = engine.search(congo.Board(), congo.Limit(depth=2))
+    finally:
+        release.set()
+        releaser.join()
+        _stop_until_ended(engine, searcher)
+    assert second.depth == 2
+    assert first[0].move is not None
+
+
+def test_a_search_from_its_own_callback_is_refused_even_after_a_stop() -> None:
+    # Waiting for the stopped search there would wait for itself.
+    engine = congo.Engine(hash_mb=16)
+    errors: list[BaseException] = []
+
+    def again(_: congo.SearchInfo) -> None:
+        engine.stop()
+        try:
+            engine.search(congo.Board(), congo.Limit(depth=1))
+        except RuntimeError as error:
+            errors.append(error)
+
+    engine.search(congo.Board(), congo.Limit(), callback=again)
+    assert errors
+    assert all("already searching" in str(error) for error in errors)
+
+
+def test_many_threads_complete_the_first_iteration_under_a_short_time_limit() -> None:
+    # Starting 255 helper threads, which then share the processor with the main one, must not
+    # starve the first iteration: with time left, the answer comes from a completed depth.
+    engine = congo.Engine(threads=congo.engine.MAX_THREADS, hash_mb=16)
+    for _ in range(3):
+        result = engine.search(congo.Board(), congo.Limit(time=0.1))
+        assert result.move is not None
+        assert result.depth >= 1

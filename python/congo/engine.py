@@ -287,31 +287,42 @@ class Engine:
         callback: Callable[[SearchInfo], object] | None = None,
         root_moves: Iterable[Move] | None = None,
         multipv: int = 1,
+        claim: int | None = None,
     ) -> tuple[SearchResult, bool]:
-        """The core's search, after the checks every search method shares, and the side to move."""
+        """The core's search, after the checks every search method shares, and the side to move.
+
+        The search claims the engine before anything else (or was given the ``claim`` its caller
+        took): from then on :meth:`stop` ends it, even before the core has begun to search."""
         limit = Limit() if limit is None else limit
         if not isinstance(limit, Limit):
             raise TypeError(f"limit must be a congo.Limit or None, got {type(limit).__name__}")
         if callback is not None and not callable(callback):
             raise TypeError(f"callback must be callable, got {type(callback).__name__}")
-        position = to_position(board)
-        roots = _root_moves(position, root_moves)
-        self._stop_pondering()
-        remaining, increment, moves_to_go = limit._clock(position.turn)
-        found = self._engine.search(
-            position,
-            _history(board),
-            limit.depth,
-            limit.nodes,
-            limit.time,
-            callback,
-            mate=limit.mate,
-            multipv=multipv,
-            root_moves=roots,
-            remaining=remaining,
-            increment=increment,
-            moves_to_go=moves_to_go,
-        )
+        if claim is None:
+            self._stop_pondering()
+            claim = self._engine.claim()
+        try:
+            position = to_position(board)
+            roots = _root_moves(position, root_moves)
+            remaining, increment, moves_to_go = limit._clock(position.turn)
+            found = self._engine.search(
+                position,
+                _history(board),
+                limit.depth,
+                limit.nodes,
+                limit.time,
+                callback,
+                mate=limit.mate,
+                multipv=multipv,
+                root_moves=roots,
+                remaining=remaining,
+                increment=increment,
+                moves_to_go=moves_to_go,
+                claim=claim,
+            )
+        finally:
+            # Given back by the search when it ran; here when something before it failed.
+            self._engine.release(claim)
         return found, position.turn
 
     def search(
@@ -334,7 +345,8 @@ class Engine:
         A finished game gives a result with ``move=None`` and its ``outcome``. Raises ``TypeError``
         for arguments of the wrong type, :class:`~congo.InvalidFenError` for a bad FEN,
         :class:`~congo.IllegalMoveError` for a root move that is not legal, and ``RuntimeError`` if
-        this engine is already searching (use one engine per thread).
+        this engine is already searching (use one engine per thread; a search that was stopped is
+        waited for, see :meth:`stop`).
         """
         found, _ = self._search(board, limit, callback=callback, root_moves=root_moves)
         return found
@@ -396,16 +408,24 @@ class Engine:
     def _start_pondering(self, position: Position) -> None:
         if position.outcome() is not None:
             return
-        # Prepared here, searched there: a stop sent before the thread starts is not lost.
-        self._engine.prepare(ponder=True)
+        # Claimed here, searched there: a stop sent before the thread starts is not lost.
+        claim = self._engine.claim(ponder=True)
 
         def ponder() -> None:
             # Nothing to report an error to: pondering is best effort.
-            with contextlib.suppress(Exception):
-                self._engine.search(position, None, prepared=True, ponder=True)
+            try:
+                with contextlib.suppress(Exception):
+                    self._engine.search(position, None, ponder=True, claim=claim)
+            finally:
+                self._engine.release(claim)
 
-        self._ponder = threading.Thread(target=ponder, name="congo-ponder", daemon=True)
-        self._ponder.start()
+        thread = threading.Thread(target=ponder, name="congo-ponder", daemon=True)
+        try:
+            thread.start()
+        except BaseException:
+            self._engine.release(claim)
+            raise
+        self._ponder = thread
 
     def _stop_pondering(self) -> None:
         thread, self._ponder = self._ponder, None
@@ -460,17 +480,26 @@ class Engine:
         done = object()
         infos: queue.SimpleQueue[object] = queue.SimpleQueue()
         failure: list[BaseException] = []
+        # Claimed here, searched there: the stop of leaving the loop cannot come before the search.
+        self._stop_pondering()
+        claim = self._engine.claim()
 
         def run() -> None:
             try:
-                self._search(board, limit, callback=infos.put, root_moves=root_moves, multipv=multipv)
+                self._search(
+                    board, limit, callback=infos.put, root_moves=root_moves, multipv=multipv, claim=claim
+                )
             except BaseException as error:  # handed to the consumer, re-raised there
                 failure.append(error)
             finally:
                 infos.put(done)
 
         worker = threading.Thread(target=run, name="congo-analysis", daemon=True)
-        worker.start()
+        try:
+            worker.start()
+        except BaseException:
+            self._engine.release(claim)
+            raise
         try:
             while True:
                 item = infos.get()
@@ -485,8 +514,14 @@ class Engine:
             raise failure[0]
 
     def stop(self) -> None:
-        """Ends the running search (callable from any thread); the search returns the best move found
-        so far within a millisecond or so. Does nothing when no search is running."""
+        """Ends the search of this engine (callable from any thread): the one running, or the one
+        starting — a search starts when :meth:`search` (or :meth:`analyse`, :meth:`play`,
+        :meth:`analysis`) is called, and a stop from then on is never lost. The search returns the
+        best move found so far within a millisecond or so. Does nothing when no search is running
+        or starting: a stop sent before the call that starts a search does not reach it.
+
+        A search asked for while a stopped one is still ending waits for it (milliseconds) instead
+        of raising ``RuntimeError``: ``stop()`` then a new search, from any threads, just works."""
         self._engine.stop()
 
     def clear(self) -> None:

@@ -7,9 +7,16 @@
 //! stops the search and raises `KeyboardInterrupt`), and calls the progress callback, on the
 //! caller's thread, after each completed iteration. `stop()` only sets an atomic flag, so it works
 //! from any thread while another one searches.
+//!
+//! Who may use the engine is a *claim*, taken before anything else a search does: `stop()` ends
+//! the search holding the claim, whether it runs already or is still starting (its stop flag was
+//! cleared when the claim was taken, never later), and does nothing while no one holds it. A call
+//! that finds the claim held by a search that was stopped (or by a short call) waits for it to
+//! be given back, instead of failing: only a search that goes on is "already searching".
 
 use std::sync::mpsc;
-use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::ThreadId;
 use std::time::Duration;
 
 use congo_core::search::{self, Bound as ScoreBound, Engine, Limits, SearchInfo, SearchOptions, StopHandle};
@@ -28,11 +35,33 @@ use crate::signals::POLL;
 /// A search engine: transposition table, threads, parameters. Searches release the GIL.
 #[pyclass(frozen, module = "congo._core", name = "Engine")]
 pub struct PyEngine {
+    /// Locked only by the holder of the claim, so never contended.
     engine: Mutex<Engine>,
     stop: StopHandle,
+    claim: Mutex<ClaimState>,
+    /// Signalled when the claim is given back.
+    freed: Condvar,
     threads: usize,
     hash_mb: usize,
 }
+
+/// The claim on an engine: held by one search (starting or running) or one short call at a time.
+#[derive(Default)]
+struct ClaimState {
+    holder: Option<Holder>,
+    /// The ticket of the next claim (tickets are never reused, so a late release is harmless).
+    next: u64,
+}
+
+struct Holder {
+    ticket: u64,
+    /// The thread that took the claim: it cannot wait for itself.
+    thread: ThreadId,
+    search: bool,
+}
+
+const ALREADY_SEARCHING: &str =
+    "this engine is already searching; wait for the search to end, or use one engine per thread";
 
 record! {
     /// The state of a search after a completed iteration (one per line with `multipv`), as passed to
@@ -164,16 +193,99 @@ impl PySearchResult {
     }
 }
 
+/// Gives the claim back when dropped (also when the work panics or returns early).
+struct Claimed<'a> {
+    owner: &'a PyEngine,
+    ticket: u64,
+}
+
+impl Drop for Claimed<'_> {
+    fn drop(&mut self) {
+        self.owner.release_ticket(self.ticket);
+    }
+}
+
+impl Claimed<'_> {
+    /// The engine itself: the claim makes the lock uncontended. A panic cannot leave the engine
+    /// half-updated in a way that matters: recover it.
+    fn engine(&self) -> MutexGuard<'_, Engine> {
+        self.owner.engine.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+enum Attempt {
+    Got(u64),
+    Busy,
+    Wait,
+}
+
 impl PyEngine {
-    /// The engine, unless another search holds it.
-    fn lock(&self) -> PyResult<MutexGuard<'_, Engine>> {
-        match self.engine.try_lock() {
-            Ok(guard) => Ok(guard),
-            // A panic cannot leave the engine half-updated in a way that matters: recover it.
-            Err(TryLockError::Poisoned(poisoned)) => Ok(poisoned.into_inner()),
-            Err(TryLockError::WouldBlock) => Err(PyRuntimeError::new_err(
-                "this engine is already searching; wait for the search to end, or use one engine per thread",
-            )),
+    fn claim_state(&self) -> MutexGuard<'_, ClaimState> {
+        self.claim.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes the claim for a search (which clears the stop flag and sets pondering, so that a stop
+    /// from now on ends this search) or for a short call. Waits, with the GIL released and Ctrl-C
+    /// honoured, while a stopped search or a short call holds it; `RuntimeError` while a search
+    /// that was not stopped holds it, or when this thread holds it.
+    fn acquire(&self, py: Python<'_>, search: bool, ponder: bool) -> PyResult<u64> {
+        let me = std::thread::current().id();
+        let attempt = |state: &mut ClaimState| match &state.holder {
+            None => {
+                let ticket = state.next;
+                state.next += 1;
+                state.holder = Some(Holder { ticket, thread: me, search });
+                if search {
+                    self.stop.prepare(ponder);
+                }
+                Attempt::Got(ticket)
+            }
+            Some(holder) if holder.thread == me => Attempt::Busy,
+            Some(holder) if holder.search && !self.stop.is_stopped() => Attempt::Busy,
+            Some(_) => Attempt::Wait,
+        };
+        // The common case, an idle engine, without releasing the GIL.
+        let mut outcome = attempt(&mut self.claim_state());
+        loop {
+            match outcome {
+                Attempt::Got(ticket) => return Ok(ticket),
+                Attempt::Busy => return Err(PyRuntimeError::new_err(ALREADY_SEARCHING)),
+                Attempt::Wait => {}
+            }
+            outcome = py.detach(|| {
+                let state = self.claim_state();
+                let (mut state, _) =
+                    self.freed.wait_timeout(state, POLL).unwrap_or_else(PoisonError::into_inner);
+                attempt(&mut state)
+            });
+            if matches!(outcome, Attempt::Wait) {
+                py.check_signals()?;
+            }
+        }
+    }
+
+    /// The claim for a short call, given back when the result is dropped.
+    fn claimed(&self, py: Python<'_>) -> PyResult<Claimed<'_>> {
+        Ok(Claimed { owner: self, ticket: self.acquire(py, false, false)? })
+    }
+
+    /// Adopts a search claim taken with `claim()`: it is given back when the result is dropped.
+    fn adopt(&self, ticket: u64) -> PyResult<Claimed<'_>> {
+        let state = self.claim_state();
+        match &state.holder {
+            Some(holder) if holder.ticket == ticket && holder.search => Ok(Claimed { owner: self, ticket }),
+            _ => Err(PyRuntimeError::new_err(format!(
+                "search claim {ticket} is not held (given back already, or never taken)"
+            ))),
+        }
+    }
+
+    fn release_ticket(&self, ticket: u64) {
+        let mut state = self.claim_state();
+        if state.holder.as_ref().is_some_and(|holder| holder.ticket == ticket) {
+            state.holder = None;
+            drop(state);
+            self.freed.notify_all();
         }
     }
 }
@@ -303,7 +415,14 @@ impl PyEngine {
         }
         let engine = Engine::with_params(thread_count, hash, params).map_err(engine_error)?;
         let stop = engine.stop_handle();
-        Ok(PyEngine { engine: Mutex::new(engine), stop, threads: thread_count, hash_mb: hash })
+        Ok(PyEngine {
+            engine: Mutex::new(engine),
+            stop,
+            claim: Mutex::new(ClaimState::default()),
+            freed: Condvar::new(),
+            threads: thread_count,
+            hash_mb: hash,
+        })
     }
 
     #[getter]
@@ -321,13 +440,14 @@ impl PyEngine {
     /// thread for each line after each completed iteration; if it raises, the search stops and the
     /// exception propagates. Ctrl-C stops the search and raises `KeyboardInterrupt`. `remaining`,
     /// `increment` and `moves_to_go`: the side to move's game clock (seconds). `root_moves`: search
-    /// only these. `ponder`: no deadline until `ponderhit()`. `prepared`: the search was
-    /// prepared with `prepare()` (a `stop()` since then is kept). Raises `ValueError` for bad
-    /// limits and `RuntimeError` if this engine is already searching.
+    /// only these. `ponder`: no deadline until `ponderhit()`. `claim`: the ticket of a claim
+    /// taken with `claim()` (a `stop()` since then is kept), given back when the search ends;
+    /// without one the search takes its own. Raises `ValueError` for bad limits and
+    /// `RuntimeError` if this engine is already searching.
     #[pyo3(signature = (
         position, history = None, depth = None, nodes = None, time = None, callback = None, *,
         mate = None, remaining = None, increment = None, moves_to_go = None, multipv = None,
-        root_moves = None, ponder = false, prepared = false
+        root_moves = None, ponder = false, claim = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -346,8 +466,13 @@ impl PyEngine {
         multipv: Option<&Bound<'_, PyAny>>,
         root_moves: Option<Vec<PyRef<'_, PyMove>>>,
         ponder: bool,
-        prepared: bool,
+        claim: Option<u64>,
     ) -> PyResult<PySearchResult> {
+        // First the claim, so that it is given back whatever fails below.
+        let claimed = match claim {
+            Some(ticket) => self.adopt(ticket)?,
+            None => Claimed { owner: self, ticket: self.acquire(py, true, ponder)? },
+        };
         let limits = limits(depth, nodes, time, mate, remaining, increment, moves_to_go)?;
         let multipv = multipv.map(multipv_count).transpose()?.unwrap_or(1);
         let options = SearchOptions {
@@ -357,7 +482,7 @@ impl PyEngine {
         };
         let pos = position.get().inner;
         let history = history.map(|h| h.borrow().inner.search_keys(&pos)).unwrap_or_default();
-        let mut guard = self.lock()?;
+        let mut guard = claimed.engine();
         // A table that fails its check during the search is not used, and the search raises.
         let tables = guard.tablebase().cloned();
         let failures_before = tables.as_ref().map_or(0, |t| t.failures());
@@ -372,11 +497,8 @@ impl PyEngine {
                         let mut on_iteration = |info: &SearchInfo| {
                             let _ = sender.send(info.clone());
                         };
-                        if prepared {
-                            engine.search_prepared(&pos, &history, &limits, &options, &mut on_iteration)
-                        } else {
-                            engine.search_with(&pos, &history, &limits, &options, &mut on_iteration)
-                        }
+                        // Prepared when the claim was taken: a stop since then holds.
+                        engine.search_prepared(&pos, &history, &limits, &options, &mut on_iteration)
                     },
                 );
                 let searcher = match searcher {
@@ -393,6 +515,7 @@ impl PyEngine {
             })
         });
         drop(guard);
+        drop(claimed);
         if let Some(error) = error {
             return Err(error);
         }
@@ -411,11 +534,20 @@ impl PyEngine {
         self.stop.stop();
     }
 
-    /// Prepares the next `search(..., prepared=True)`: clears an earlier stop and sets whether it
-    /// ponders, so that a `stop()` sent before that search starts (from another thread) holds.
+    /// Takes the claim for a search to be run by `search(..., claim=ticket)`, here or on another
+    /// thread, and returns its ticket: from now on `stop()` ends that search (it clears an earlier
+    /// stop and sets whether the search ponders). Waits while a stopped search ends; raises
+    /// `RuntimeError` if a search that goes on holds the claim. `release(ticket)` gives it back
+    /// if the search is not run after all.
     #[pyo3(signature = (ponder = false))]
-    fn prepare(&self, ponder: bool) {
-        self.stop.prepare(ponder);
+    fn claim(&self, py: Python<'_>, ponder: bool) -> PyResult<u64> {
+        self.acquire(py, true, ponder)
+    }
+
+    /// Gives back the claim of `ticket`; does nothing if it was given back already (the search
+    /// gives it back when it ends).
+    fn release(&self, ticket: u64) {
+        self.release_ticket(ticket);
     }
 
     /// Tells a pondering search that its move was played: its deadlines start now.
@@ -425,12 +557,12 @@ impl PyEngine {
 
     /// Seconds set aside per move on a game clock for latency outside the search.
     #[getter]
-    fn move_overhead(&self) -> PyResult<f64> {
-        Ok(self.lock()?.move_overhead().as_secs_f64())
+    fn move_overhead(&self, py: Python<'_>) -> PyResult<f64> {
+        Ok(self.claimed(py)?.engine().move_overhead().as_secs_f64())
     }
 
     #[setter]
-    fn set_move_overhead(&self, seconds: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_move_overhead(&self, py: Python<'_>, seconds: &Bound<'_, PyAny>) -> PyResult<()> {
         let seconds = convert::seconds(seconds, "move_overhead")?;
         let limit = search::MAX_MOVE_OVERHEAD.as_secs_f64();
         if !(0.0..=limit).contains(&seconds) {
@@ -438,37 +570,43 @@ impl PyEngine {
                 "move_overhead must be from 0 to {limit} seconds, got {seconds}"
             )));
         }
-        self.lock()?.set_move_overhead(Duration::from_secs_f64(seconds));
+        self.claimed(py)?.engine().set_move_overhead(Duration::from_secs_f64(seconds));
         Ok(())
     }
 
     /// Uses endgame tables in the searches (`None`: none): exact scores wherever they reach, and
     /// the distance-best move at a root they cover. Raises `RuntimeError` while a search runs.
     #[pyo3(signature = (tablebase))]
-    fn set_tablebase(&self, tablebase: Option<&Bound<'_, crate::tablebase::PyTablebase>>) -> PyResult<()> {
-        self.lock()?.set_tablebase(tablebase.map(|t| std::sync::Arc::clone(&t.get().inner)));
+    fn set_tablebase(
+        &self,
+        py: Python<'_>,
+        tablebase: Option<&Bound<'_, crate::tablebase::PyTablebase>>,
+    ) -> PyResult<()> {
+        self.claimed(py)?.engine().set_tablebase(tablebase.map(|t| std::sync::Arc::clone(&t.get().inner)));
         Ok(())
     }
 
     /// Forgets the transposition table and move-ordering statistics (as for a new game). Raises
     /// `RuntimeError` while a search runs.
     fn clear(&self, py: Python<'_>) -> PyResult<()> {
-        let mut guard = self.lock()?;
+        let claimed = self.claimed(py)?;
+        let mut guard = claimed.engine();
         let engine: &mut Engine = &mut guard;
         py.detach(move || engine.clear());
         Ok(())
     }
 
     /// The static evaluation of a position, in centipawns for the side to move.
-    fn evaluate(&self, position: &Bound<'_, PyPosition>) -> PyResult<i32> {
-        Ok(self.lock()?.evaluate(&position.get().inner))
+    fn evaluate(&self, py: Python<'_>, position: &Bound<'_, PyPosition>) -> PyResult<i32> {
+        Ok(self.claimed(py)?.engine().evaluate(&position.get().inner))
     }
 
     /// The current value of an option.
-    fn get_option(&self, name: &Bound<'_, PyAny>) -> PyResult<i64> {
+    fn get_option(&self, py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<i64> {
         let name = convert::text(name, "an option name", PyValueError::new_err)?;
         let name: &str = &name;
-        self.lock()?
+        self.claimed(py)?
+            .engine()
             .params()
             .get(name)
             .ok_or_else(|| PyValueError::new_err(search::ParamError::Unknown(name.to_owned()).to_string()))
@@ -476,8 +614,8 @@ impl PyEngine {
 
     /// What to warn about options set away from their defaults that change nothing (the
     /// hand-written evaluation's weights, while the learned evaluation is on), or `None`.
-    fn inert_options_warning(&self) -> PyResult<Option<String>> {
-        let inert = self.lock()?.params().inert();
+    fn inert_options_warning(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        let inert = self.claimed(py)?.engine().params().inert();
         Ok((!inert.is_empty()).then(|| search::inert_message(&inert)))
     }
 

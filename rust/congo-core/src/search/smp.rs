@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::attacks::lion_capture;
 use super::endgame;
 use super::limits::{Clock, Limits, SoftLimits, MAX_DEPTH};
-use super::ordering::{move_key, MovePicker, Orderer};
+use super::ordering::{move_key, Heuristics, MovePicker, Orderer};
 use super::score::{Score, INFINITE, MATE_BOUND};
 use super::tt::Bound;
 use super::worker::{RootMove, Shared, Worker};
@@ -90,29 +90,24 @@ pub(crate) fn run(
     let main_heuristics = &mut main_heuristics[0];
     main_heuristics.new_search();
 
-    let mut report =
-        |worker: &Worker<'_>, line: usize, bound: Bound| on_info(&info(worker, &shared, line, bound));
-    // The helpers wait at a gate until every one is started: with more threads than cores, helpers
-    // already searching would take the processor from the thread still starting the others.
+    // The helpers join once the main thread has completed its first iteration: started at once,
+    // hundreds of them (on a machine with a few cores) took the processor from the main thread,
+    // which then found no move to depth 1 within a tenth of a second. Depth 1 takes microseconds
+    // alone, and helpers add nothing to it. They are started by a thread of their own, so that
+    // starting them does not delay the main thread either, and wait at a gate until it opens.
     let gate = Gate::default();
-    let main = std::thread::scope(|scope| {
-        for (i, heuristics) in helper_heuristics.iter_mut().enumerate() {
-            let shared = &shared;
-            let root_moves = &root_moves;
-            let gate = &gate;
-            // A helper that cannot be started is left out: the search goes on with fewer threads.
-            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
-                gate.wait();
-                heuristics.new_search();
-                let mut helper = Worker::new(shared, i + 1, heuristics, *pos, history, root_moves);
-                helper.iterate(&mut |_, _, _| {});
-            });
-        }
+    let mut report = |worker: &Worker<'_>, line: usize, bound: Bound| {
         gate.open();
+        on_info(&info(worker, &shared, line, bound));
+    };
+    let main = std::thread::scope(|scope| {
+        start_helpers(scope, &shared, helper_heuristics, pos, history, &root_moves, &gate);
         let mut main = Worker::new(&shared, 0, main_heuristics, *pos, history, &root_moves);
         main.iterate(&mut report);
-        // The main thread's limits are the search's: stop the helpers.
+        // The main thread's limits are the search's: stop the helpers (and let those still at the
+        // gate go, to end).
         shared.stop.store(true, Ordering::Relaxed);
+        gate.open();
         MainResult { lines: main.final_lines(), depth: main.completed_depth, seldepth: main.seldepth as u32 }
     });
 
@@ -148,7 +143,40 @@ pub(crate) fn run(
     }
 }
 
-/// Where the helpers wait until the main thread has started them all.
+/// Starts a helper per entry of `heuristics` (ids from 1), from a thread of its own; each waits at
+/// the `gate`. Starting stops once the search is stopped; a helper (or the thread that starts them)
+/// that cannot be started is left out, and the search goes on with fewer.
+fn start_helpers<'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    shared: &'scope Shared<'scope>,
+    heuristics: &'scope mut [Heuristics],
+    pos: &'scope Position,
+    history: &'scope [u64],
+    root_moves: &'scope [Move],
+    gate: &'scope Gate,
+) {
+    if heuristics.is_empty() {
+        return;
+    }
+    let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
+        for (i, heuristics) in heuristics.iter_mut().enumerate() {
+            if shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
+                gate.wait();
+                if shared.stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                heuristics.new_search();
+                let mut helper = Worker::new(shared, i + 1, heuristics, *pos, history, root_moves);
+                helper.iterate(&mut |_, _, _| {});
+            });
+        }
+    });
+}
+
+/// Where the helpers wait until the main thread has completed its first iteration (or ended).
 #[derive(Default)]
 struct Gate {
     open: std::sync::Mutex<bool>,
@@ -164,8 +192,11 @@ impl Gate {
     }
 
     fn open(&self) {
-        *self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = true;
-        self.signal.notify_all();
+        let mut open = self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !*open {
+            *open = true;
+            self.signal.notify_all();
+        }
     }
 }
 
