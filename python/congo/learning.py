@@ -17,11 +17,13 @@ The layouts (planes, actions, how a monkey chain is played) are documented in ``
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Union, cast
+import secrets
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, Union, cast
 
 from congo import _core
 from congo._core import (
+    DEFAULT_MAX_PLIES,
     NUM_ACTIONS,
     NUM_PLANES,
     PLANE_NAMES,
@@ -51,6 +53,7 @@ __all__ = [
     "PLANE_SIZE",
     "STOP_ACTION",
     "Game",
+    "VectorGame",
     "action_leg",
     "action_name",
     "encode",
@@ -244,3 +247,193 @@ def _restore_game(fen: str, max_plies: int, actions: list[int]) -> Game:
     for action in actions:
         game.apply(action)
     return game
+
+
+Start = Union[Board, Position, str]
+"""A start position: a board (its current position), a position or a FEN."""
+
+
+def _start(item: object) -> Position:
+    if isinstance(item, Position):
+        return item
+    if isinstance(item, Board):
+        return item.position
+    if isinstance(item, str):
+        return Position(item)
+    raise TypeError(f"a start must be a congo.Board, congo.Position or FEN, got {type(item).__name__}")
+
+
+class VectorGame:
+    """``num_games`` games stepped together: one call plays one action in every game, in Rust with
+    the GIL released, and writes the planes, legal-action masks, rewards, terminations and
+    truncations into numpy arrays that are reused from step to step (no Python object per game).
+
+    Each game is exactly a :class:`Game`: a monkey chain is one action per jump with the same
+    player acting again, and the repetition rule and ``max_plies`` end games as there. A game that
+    ends is restarted within the same step (Gymnasium's "same step" autoreset): its row of
+    :meth:`observations` and :meth:`action_masks` then shows the new game (so every mask holds a
+    legal action), and :meth:`final_observations` / :meth:`final_action_masks` keep the ended
+    game's last planes and mask (all zeros: nothing can be played there).
+
+    * ``starts``: where games start — ``None`` (the usual start), a FEN, :class:`~congo.Position`
+      or :class:`~congo.Board`, a list of them (one chosen at random, from ``seed``, at each
+      start), or a callable ``starts(index)`` returning one (called, with the GIL held, for each
+      game that starts). A start where the game is already over is a ``ValueError``.
+    * ``perspective``: ``"white"`` or ``"side_to_move"`` (:data:`PERSPECTIVES`); with the latter
+      the masks and the actions given to :meth:`step` are in the side to move's frame.
+    * ``planes=False`` skips the planes in :meth:`step` (masks only, the fastest);
+      :meth:`observations` then encodes them when called. The final planes are always kept.
+    * ``on_illegal``: ``"raise"`` — an illegal action raises :class:`~congo.IllegalMoveError` (a
+      ``ValueError``) naming the game, and no game changes; ``"forfeit"`` — the game is lost by the
+      player who acted (reward -1, terminated, :meth:`illegal` set) and restarted.
+    * ``threads``: threads sharing a step (0: every core; 256 games at least per thread).
+
+    Rewards are for the player who acted: +1 when the action won, -1 when it lost, else 0. The
+    arrays returned are views that the next :meth:`step` or :meth:`reset` overwrites (and
+    read-only): copy what you keep. Needs numpy.
+    """
+
+    def __init__(
+        self,
+        num_games: int,
+        *,
+        seed: int | None = None,
+        starts: Start | Iterable[Start] | Callable[[int], Start] | None = None,
+        max_plies: int = DEFAULT_MAX_PLIES,
+        perspective: str = "white",
+        planes: bool = True,
+        on_illegal: str = "raise",
+        threads: int = 0,
+    ) -> None:
+        try:
+            import numpy as np
+        except ImportError as error:
+            missing = _numpy_missing().replace("congo.encode returns", "VectorGame returns")
+            raise ImportError(missing) from error
+        if on_illegal not in ("raise", "forfeit"):
+            raise ValueError(f"on_illegal must be 'raise' or 'forfeit', got {on_illegal!r}")
+        side_to_move = _side_to_move(perspective)
+        self._curriculum: Callable[[int], Start] | None = None
+        positions: list[Position] | None
+        if starts is None:
+            positions = [Position()]
+        elif isinstance(starts, (Board, Position, str)):
+            positions = [_start(starts)]
+        elif callable(starts):
+            self._curriculum = starts
+            positions = None
+        else:
+            positions = [_start(item) for item in starts]
+        self._seed = secrets.randbits(64) if seed is None else seed
+        self._core = _core.VectorGameCore(
+            num_games,
+            positions,
+            seed=self._seed,
+            max_plies=max_plies,
+            side_to_move=side_to_move,
+            forfeit=on_illegal == "forfeit",
+            planes=planes,
+            threads=threads,
+        )
+        self.num_games: int = len(self._core)
+        self.planes = planes
+        n = self.num_games
+        arrays = self._core.outputs()
+
+        def view(data: bytearray, dtype: type, shape: tuple[int, ...]) -> npt.NDArray[Any]:
+            array: npt.NDArray[Any] = np.frombuffer(data, dtype=dtype).reshape(shape)
+            array.flags.writeable = False
+            return array
+
+        self._planes: npt.NDArray[np.uint8] = view(arrays[0], np.uint8, (n, NUM_PLANES, *BOARD_SHAPE))
+        self._masks: npt.NDArray[np.bool_] = view(arrays[1], np.bool_, (n, NUM_ACTIONS))
+        self._rewards: npt.NDArray[np.float32] = view(arrays[2], np.float32, (n,))
+        self._terminations: npt.NDArray[np.bool_] = view(arrays[3], np.bool_, (n,))
+        self._truncations: npt.NDArray[np.bool_] = view(arrays[4], np.bool_, (n,))
+        self._illegal: npt.NDArray[np.bool_] = view(arrays[5], np.bool_, (n,))
+        self._final_planes: npt.NDArray[np.uint8] = view(arrays[6], np.uint8, (n, NUM_PLANES, *BOARD_SHAPE))
+        self._final_masks: npt.NDArray[np.bool_] = view(arrays[7], np.bool_, (n, NUM_ACTIONS))
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._encoded = planes
+        self.reset()
+
+    def __len__(self) -> int:
+        return self.num_games
+
+    def _start_games(self, indices: Iterable[int]) -> None:
+        curriculum = cast("Callable[[int], Start]", self._curriculum)
+        for index in indices:
+            self._core.restart(index, _start(curriculum(index)))
+
+    def reset(self, *, seed: int | None = None) -> npt.NDArray[np.uint8]:
+        """Starts every game again (with ``seed``, the random choices start again from it) and
+        returns :meth:`observations`."""
+        self._core.reset(seed)
+        if self._curriculum is not None:
+            self._start_games(range(self.num_games))
+        self._encoded = self.planes
+        return self.observations()
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Plays ``actions[i]`` (an int, in the perspective's frame) in game ``i`` for every game;
+        returns ``(rewards, terminations, truncations)``. A game that ended is restarted (see the
+        class). Raises ``ValueError`` for actions of the wrong shape or type and
+        :class:`~congo.IllegalMoveError` (changing nothing) for an illegal one."""
+        import numpy as np
+
+        array: npt.NDArray[Any] = np.asarray(actions)
+        if array.shape != (self.num_games,):
+            raise ValueError(f"expected {self.num_games} actions, got an array of shape {array.shape}")
+        if array.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integers, got dtype {array.dtype}")
+        if array.dtype != np.int64 or not array.flags.c_contiguous:
+            array = np.ascontiguousarray(array, dtype=np.int64)
+        ended = self._core.step(array)
+        if ended and self._curriculum is not None:
+            done = np.flatnonzero(self._terminations | self._truncations)
+            self._start_games(int(i) for i in done)
+        self._encoded = self.planes
+        return self._rewards, self._terminations, self._truncations
+
+    def observations(self) -> npt.NDArray[np.uint8]:
+        """The planes of every game as it stands: ``uint8 (num_games, NUM_PLANES, 7, 7)``."""
+        if not self._encoded:
+            self._core.encode()
+            self._encoded = True
+        return self._planes
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal-action masks: ``bool (num_games, NUM_ACTIONS)``, in the perspective's frame."""
+        return self._masks
+
+    def final_observations(self) -> npt.NDArray[np.uint8]:
+        """For the games that ended at the last step (``terminations | truncations``): their last
+        planes. Other rows are stale."""
+        self._core.publish_finals()
+        return self._final_planes
+
+    def final_action_masks(self) -> npt.NDArray[np.bool_]:
+        """For the games that ended at the last step: their last mask (all zeros, as
+        :meth:`Game.action_mask` gives for a game that is over; the unchanged mask after a
+        forfeit). Other rows are stale."""
+        self._core.publish_finals()
+        return self._final_masks
+
+    def illegal(self) -> npt.NDArray[np.bool_]:
+        """Which games the last step forfeited for an illegal action (``on_illegal="forfeit"``)."""
+        return self._illegal
+
+    def random_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action of each game (a new array), from each game's generator
+        (seeded by ``seed``): random play, and a baseline."""
+        import numpy as np
+
+        out = np.empty(self.num_games, dtype=np.int64)
+        self._core.random_actions(out)
+        return out
+
+    def game(self, index: int) -> Game:
+        """A copy of game ``index`` as a :class:`Game` (its history too)."""
+        return self._core.game(index)

@@ -6,9 +6,10 @@ use std::sync::{Arc, OnceLock};
 
 use congo_core::learn::{self, Game, GameEnd, Perspective, NUM_ACTIONS, PLANE_SIZE};
 use congo_core::{self as core, Color, Termination};
+use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyMemoryView, PySlice, PyTuple};
 
 use crate::convert::{self, square};
 use crate::errors::IllegalMoveError;
@@ -425,10 +426,270 @@ pub fn selfplay_game<'py>(
     Ok(Some(out))
 }
 
+/// Converts a core start error.
+fn start_error(e: &learn::vector::StartError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// The output buffers of a vector of games, as Rust writes them (game-major rows).
+struct Staging {
+    planes: Vec<u8>,
+    masks: Vec<u8>,
+    rewards: Vec<f32>,
+    terminations: Vec<u8>,
+    truncations: Vec<u8>,
+    illegal: Vec<u8>,
+    final_planes: Vec<u8>,
+    final_masks: Vec<u8>,
+    /// `rewards` as bytes, for the copy.
+    reward_bytes: Vec<u8>,
+    /// Whether the final outputs changed since they were last copied.
+    finals_stale: bool,
+}
+
+/// The Python bytearrays numpy views, and their buffers: Rust's rows are copied into them after a
+/// step (the bindings hold no `unsafe` code, so a step cannot write them with the GIL released).
+struct Published {
+    arrays: [Py<PyByteArray>; 8],
+    buffers: [PyBuffer<u8>; 8],
+}
+
+const PLANES: usize = 0;
+const MASKS: usize = 1;
+const REWARDS: usize = 2;
+const TERMINATIONS: usize = 3;
+const TRUNCATIONS: usize = 4;
+const ILLEGAL: usize = 5;
+const FINAL_PLANES: usize = 6;
+const FINAL_MASKS: usize = 7;
+
+/// N games stepped together by one call with the GIL released (`congo.learning.VectorGame` wraps
+/// it with numpy views of `outputs()`).
+#[pyclass(module = "congo._core", name = "VectorGameCore")]
+pub struct PyVectorGame {
+    inner: learn::vector::VectorGame,
+    write_planes: bool,
+    staging: Staging,
+    published: Published,
+    actions: Vec<i64>,
+}
+
+#[pymethods]
+impl PyVectorGame {
+    /// `starts`: the positions a game starts from (chosen at random), or `None` for starts given
+    /// one by one with `restart`.
+    #[new]
+    #[pyo3(signature = (num_games, starts, *, seed, max_plies, side_to_move, forfeit, planes, threads))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        num_games: &Bound<'_, PyAny>,
+        starts: Option<&Bound<'_, PyAny>>,
+        seed: &Bound<'_, PyAny>,
+        max_plies: &Bound<'_, PyAny>,
+        side_to_move: bool,
+        forfeit: bool,
+        planes: bool,
+        threads: &Bound<'_, PyAny>,
+    ) -> PyResult<PyVectorGame> {
+        let n = convert::ranged_usize(num_games, "num_games", 1, 1 << 24)?;
+        let config = learn::vector::VectorConfig {
+            max_plies: check_max_plies(max_plies)?,
+            perspective: perspective(side_to_move),
+            on_illegal: if forfeit {
+                learn::vector::OnIllegal::Forfeit
+            } else {
+                learn::vector::OnIllegal::Error
+            },
+            threads: convert::ranged_usize(threads, "threads", 0, core::search::MAX_THREADS)?,
+        };
+        let starts = match starts {
+            Some(items) => learn::vector::Starts::Positions(positions_of(items)?),
+            None => learn::vector::Starts::External,
+        };
+        let seed = convert::ranged(seed, "seed", 0, u64::MAX)?;
+        let inner = learn::vector::VectorGame::new(n, starts, config, seed).map_err(|e| start_error(&e))?;
+        let staging = Staging {
+            planes: vec![0; n * PLANE_SIZE],
+            masks: vec![0; n * NUM_ACTIONS],
+            rewards: vec![0.0; n],
+            terminations: vec![0; n],
+            truncations: vec![0; n],
+            illegal: vec![0; n],
+            final_planes: vec![0; n * PLANE_SIZE],
+            final_masks: vec![0; n * NUM_ACTIONS],
+            reward_bytes: vec![0; n * 4],
+            finals_stale: false,
+        };
+        let sizes = [n * PLANE_SIZE, n * NUM_ACTIONS, n * 4, n, n, n, n * PLANE_SIZE, n * NUM_ACTIONS];
+        let arrays = sizes.map(|size| PyByteArray::new_with(py, size, |_| Ok(())).map(Bound::unbind));
+        let arrays = arrays.into_iter().collect::<PyResult<Vec<_>>>()?;
+        let buffers =
+            arrays.iter().map(|a| PyBuffer::get(a.bind(py).as_any())).collect::<PyResult<Vec<_>>>()?;
+        let published = Published {
+            arrays: arrays.try_into().unwrap_or_else(|_| unreachable!()),
+            buffers: buffers.try_into().unwrap_or_else(|_| unreachable!()),
+        };
+        Ok(PyVectorGame { inner, write_planes: planes, staging, published, actions: vec![0; n] })
+    }
+
+    /// The bytearrays the outputs are copied into: planes, masks, rewards (float32), terminations,
+    /// truncations, illegal, final planes, final masks.
+    fn outputs<'py>(&self, py: Python<'py>) -> Bound<'py, PyTuple> {
+        let arrays = self.published.arrays.iter().map(|a| a.bind(py).clone());
+        PyTuple::new(py, arrays).unwrap_or_else(|_| PyTuple::empty(py))
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Restarts every game (reseeding first when `seed` is given); with external starts every
+    /// game then waits for `restart`.
+    #[pyo3(signature = (seed = None))]
+    fn reset(&mut self, py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let seed = seed.map(|s| convert::ranged(s, "seed", 0, u64::MAX)).transpose()?;
+        let planes = self.write_planes.then_some(&mut self.staging.planes[..]);
+        self.inner.reset(seed, planes, &mut self.staging.masks);
+        self.publish(py, &[PLANES, MASKS])
+    }
+
+    /// Starts game `index` from `position`. `ValueError` when the game is already over there.
+    fn restart(
+        &mut self,
+        py: Python<'_>,
+        index: &Bound<'_, PyAny>,
+        position: &Bound<'_, PyPosition>,
+    ) -> PyResult<()> {
+        let i = convert::ranged_usize(index, "index", 0, self.inner.len() - 1)?;
+        let planes = self.write_planes.then_some(&mut self.staging.planes[..]);
+        self.inner
+            .restart(i, position.get().inner, planes, &mut self.staging.masks)
+            .map_err(|e| start_error(&e))?;
+        self.publish_row(py, i, PLANES, PLANE_SIZE)?;
+        self.publish_row(py, i, MASKS, NUM_ACTIONS)
+    }
+
+    /// Plays one action in each game (`actions`: a buffer of `len(self)` int64), GIL released.
+    /// Returns how many games ended. Raises `IllegalMoveError` naming the game, changing nothing.
+    fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let buffer = PyBuffer::<i64>::get(actions)?;
+        buffer.copy_to_slice(py, &mut self.actions)?;
+        let staging = &mut self.staging;
+        let out = learn::vector::Outputs {
+            planes: self.write_planes.then_some(&mut staging.planes[..]),
+            masks: &mut staging.masks,
+            rewards: &mut staging.rewards,
+            terminations: &mut staging.terminations,
+            truncations: &mut staging.truncations,
+            illegal: &mut staging.illegal,
+            final_planes: &mut staging.final_planes,
+            final_masks: &mut staging.final_masks,
+        };
+        let (inner, actions) = (&mut self.inner, &self.actions);
+        let ended =
+            py.detach(|| inner.step(actions, out)).map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        let mut which = vec![PLANES, MASKS, REWARDS, TERMINATIONS, TRUNCATIONS, ILLEGAL];
+        if !self.write_planes {
+            which.remove(0);
+        }
+        self.publish(py, &which)?;
+        self.staging.finals_stale |= ended > 0;
+        Ok(ended)
+    }
+
+    /// Copies the final planes and masks (rows of the games that ended at the last step) into their
+    /// bytearrays: on demand, since most steps have no reader for them.
+    fn publish_finals(&mut self, py: Python<'_>) -> PyResult<()> {
+        if self.staging.finals_stale {
+            self.publish(py, &[FINAL_PLANES, FINAL_MASKS])?;
+            self.staging.finals_stale = false;
+        }
+        Ok(())
+    }
+
+    /// The final planes and mask of game `index` (what the last step that ended it left) as bytes.
+    fn final_row<'py>(
+        &self,
+        py: Python<'py>,
+        index: &Bound<'_, PyAny>,
+    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+        let i = convert::ranged_usize(index, "index", 0, self.inner.len() - 1)?;
+        let planes = &self.staging.final_planes[i * PLANE_SIZE..(i + 1) * PLANE_SIZE];
+        let mask = &self.staging.final_masks[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
+        Ok((PyBytes::new(py, planes), PyBytes::new(py, mask)))
+    }
+
+    /// Writes every game's planes as it stands into the planes output (after steps without them).
+    fn encode(&mut self, py: Python<'_>) -> PyResult<()> {
+        let (inner, planes) = (&self.inner, &mut self.staging.planes);
+        py.detach(|| inner.encode(planes));
+        self.publish(py, &[PLANES])
+    }
+
+    /// A uniformly random legal action of each game, in the perspective's frame (−1 for a game
+    /// that waits for its start), into `out` (a buffer of `len(self)` int64).
+    fn random_actions(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.random_actions(&mut self.actions);
+        PyBuffer::<i64>::get(out)?.copy_from_slice(py, &self.actions)
+    }
+
+    /// A copy of game `index` as a `congo.learning.Game`.
+    fn game(&self, index: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let i = convert::ranged_usize(index, "index", 0, self.inner.len() - 1)?;
+        Ok(PyGame { inner: self.inner.game(i).clone() })
+    }
+
+    /// Whether game `index` ended and waits for `restart`.
+    fn is_waiting(&self, index: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let i = convert::ranged_usize(index, "index", 0, self.inner.len() - 1)?;
+        Ok(self.inner.is_waiting(i))
+    }
+}
+
+impl PyVectorGame {
+    /// Copies whole outputs from Rust's buffers into the published bytearrays.
+    fn publish(&mut self, py: Python<'_>, which: &[usize]) -> PyResult<()> {
+        for &k in which {
+            let (b, staging) = (&self.published.buffers[k], &mut self.staging);
+            match k {
+                PLANES => b.copy_from_slice(py, &staging.planes)?,
+                MASKS => b.copy_from_slice(py, &staging.masks)?,
+                REWARDS => {
+                    let bytes = staging.rewards.iter().flat_map(|r| r.to_ne_bytes());
+                    for (out, byte) in staging.reward_bytes.iter_mut().zip(bytes) {
+                        *out = byte;
+                    }
+                    b.copy_from_slice(py, &staging.reward_bytes)?;
+                }
+                TERMINATIONS => b.copy_from_slice(py, &staging.terminations)?,
+                TRUNCATIONS => b.copy_from_slice(py, &staging.truncations)?,
+                ILLEGAL => b.copy_from_slice(py, &staging.illegal)?,
+                FINAL_PLANES => b.copy_from_slice(py, &staging.final_planes)?,
+                _ => b.copy_from_slice(py, &staging.final_masks)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Copies row `i` (of `size` bytes) of the planes or masks into its bytearray, through a
+    /// memoryview of that row.
+    fn publish_row(&self, py: Python<'_>, i: usize, which: usize, size: usize) -> PyResult<()> {
+        if which == PLANES && !self.write_planes {
+            return Ok(());
+        }
+        let source = if which == PLANES { &self.staging.planes } else { &self.staging.masks };
+        let view = PyMemoryView::from(self.published.arrays[which].bind(py).as_any())?;
+        let row = view.get_item(PySlice::new(py, (i * size) as isize, ((i + 1) * size) as isize, 1))?;
+        PyBuffer::<u8>::get(&row)?.copy_from_slice(py, &source[i * size..(i + 1) * size])
+    }
+}
+
 /// The module's constants and functions, added to `_core`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
     m.add_class::<StopFlag>()?;
+    m.add_class::<PyVectorGame>()?;
     m.add_function(wrap_pyfunction!(encode_positions, m)?)?;
     m.add_function(wrap_pyfunction!(mirror_files, m)?)?;
     m.add_function(wrap_pyfunction!(mirror_action, m)?)?;

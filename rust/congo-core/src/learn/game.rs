@@ -74,6 +74,18 @@ impl Chain {
     }
 }
 
+/// An action checked by [`Game::resolve`], ready for [`Game::commit`].
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct Step(StepKind, u16);
+
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+enum StepKind {
+    /// A jump after which the chain can go on.
+    Continue(Chain),
+    /// The move is complete.
+    Finish(Move),
+}
+
 /// Whether the path `path` begins with the squares `prefix`.
 fn starts_with(path: &Path, prefix: &[Square]) -> bool {
     path.legs() + 1 >= prefix.len() && path.squares().zip(prefix).all(|(a, b)| a == *b)
@@ -256,6 +268,13 @@ impl Game {
     /// Plays one action. Returns `true` when it completed a move (the turn passed or the game ended),
     /// `false` when a chain goes on with the same player.
     pub fn apply(&mut self, action: usize) -> Result<bool, StepError> {
+        let step = self.resolve(action)?;
+        Ok(self.commit(step))
+    }
+
+    /// What `action` would do, without doing it: the checks of [`Game::apply`] alone, so that a
+    /// batch of games can check every action before any game changes.
+    pub fn resolve(&self, action: usize) -> Result<Step, StepError> {
         if self.end.is_some() {
             return Err(StepError::GameOver);
         }
@@ -278,9 +297,7 @@ impl Game {
                 if action == STOP {
                     let m =
                         self.move_with_squares(chain.squares()).ok_or_else(|| illegal("no such chain"))?;
-                    self.actions.push(STOP as u16);
-                    self.finish(m);
-                    return Ok(true);
+                    return Ok(Step(StepKind::Finish(m), STOP as u16));
                 }
                 let (from, to) = leg_of_action(action)?;
                 if from != chain.at() {
@@ -299,17 +316,44 @@ impl Game {
         };
         let prefix = &squares[..len];
         if self.extends(prefix) {
-            self.chain = Some(Chain { squares, len });
-            self.actions.push(action as u16);
-            return Ok(false);
+            return Ok(Step(StepKind::Continue(Chain { squares, len }), action as u16));
         }
         let m = self.move_with_squares(prefix).ok_or_else(|| {
             let what = if len == 2 { "no legal move makes this leg" } else { "the monkey cannot jump there" };
             illegal(what)
         })?;
-        self.actions.push(action as u16);
-        self.finish(m);
-        Ok(true)
+        Ok(Step(StepKind::Finish(m), action as u16))
+    }
+
+    /// Does what [`Game::resolve`] found, on the game it was resolved on and unchanged since.
+    /// Returns `true` when it completed a move.
+    pub fn commit(&mut self, step: Step) -> bool {
+        self.actions.push(step.1);
+        match step.0 {
+            StepKind::Continue(chain) => {
+                self.chain = Some(chain);
+                false
+            }
+            StepKind::Finish(m) => {
+                self.finish(m);
+                true
+            }
+        }
+    }
+
+    /// Starts this game again from `position` (what [`Game::new`] makes, keeping the buffers).
+    pub fn restart(&mut self, position: Position, max_plies: u32) {
+        self.position = position;
+        self.chain = None;
+        self.history.clear();
+        self.history.push(position.zobrist_hash());
+        self.plies = 0;
+        self.max_plies = max_plies;
+        self.end = None;
+        self.played.clear();
+        self.start = position;
+        self.actions.clear();
+        self.settle();
     }
 
     /// Plays a whole legal move (its actions one after another).
@@ -410,6 +454,25 @@ impl Game {
             ChainView { origin, at }
         };
         encode_board(&board, us, reps, Some(view), out);
+    }
+
+    /// [`Game::action_mask_from`] that also lists each legal action once, in the same frame, into
+    /// `legal` (cleared first): for vectorised games, which sample from the list.
+    pub fn action_mask_listed(&self, perspective: Perspective, mask: &mut [u8], legal: &mut Vec<u16>) {
+        let mask = &mut mask[..NUM_ACTIONS];
+        mask.fill(0);
+        legal.clear();
+        if self.end.is_some() {
+            return;
+        }
+        let flip = perspective.flips(self.turn());
+        self.for_each_action(|a| {
+            let a = if flip { flip_action(a) } else { a };
+            if mask[a] == 0 {
+                mask[a] = 1;
+                legal.push(a as u16);
+            }
+        });
     }
 
     /// [`Game::action_mask`] in the frame of `perspective`: for Black to move from the side to

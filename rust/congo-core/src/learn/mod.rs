@@ -25,11 +25,12 @@ pub mod actions;
 mod game;
 pub mod planes;
 pub mod selfplay;
+pub mod vector;
 
 pub use actions::{
     action_of_leg, flip_action, leg_of_action, mirror_action, ActionError, NUM_ACTIONS, NUM_MOVE_KINDS, STOP,
 };
-pub use game::{Game, GameEnd, StepError};
+pub use game::{Game, GameEnd, Step, StepError};
 
 /// The ply limit of a game played in actions (and of a self-play game) unless its user says
 /// otherwise: the game is drawn after this many moves.
