@@ -269,13 +269,35 @@ def test_gymnasium_starts_from_a_position() -> None:
     assert (reward, terminated, truncated, info["end"]) == (1.0, True, False, "lion_captured")
     # Black's agent in a position with White to move: the opponent moves first.
     black = CongoEnv(opponent="greedy", agent_color="black")
-    _, info = black.reset(options={"board": congo.Board(CHAIN_FEN)}, seed=0)
-    assert info["plies"] == 1
-    assert info["end"] == "lion_captured"  # greedy takes the lion: reset says so
-    assert not black.action_masks().any()
     _, info = black.reset(options={"position": congo.Position(BLACK_TO_MOVE_FEN)})
     assert info["plies"] == 0
     assert black.action_masks().any()
+
+
+def test_gymnasium_never_hands_out_an_episode_over_before_the_agent_acts() -> None:
+    pytest.importorskip("gymnasium")
+    from congo.envs.gymnasium import CongoEnv
+
+    # White to move takes the lion at once (the lions face each other on an open file; the chain
+    # position's monkey takes it too): refused for Black's agent, whatever the opponent would play.
+    for fen in ("3l3/7/7/7/7/7/3L3 w 1", CHAIN_FEN):
+        for opponent in ("random", "greedy"):
+            black = CongoEnv(opponent=opponent, agent_color="black")
+            for seed in range(8):
+                with pytest.raises(ValueError, match="ends the game at once"):
+                    black.reset(options={"fen": fen}, seed=seed)
+        # White's agent moves first there: a fine start.
+        _, info = CongoEnv(agent_color="white").reset(options={"fen": fen})
+        assert info["end"] is None
+    # One ply allowed and the opponent to move: its move ends the game by the limit.
+    with pytest.raises(ValueError, match="move_limit"):
+        CongoEnv(agent_color="black", max_plies=1).reset()
+    # The usual start: White cannot end the game with its first move.
+    black = CongoEnv(opponent="greedy", agent_color="black")
+    for seed in range(4):
+        _, info = black.reset(seed=seed)
+        assert (info["plies"], info["end"]) == (1, None)
+        assert black.action_masks().any()
 
 
 def test_environment_arguments_out_of_range_are_value_errors() -> None:

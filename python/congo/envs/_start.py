@@ -71,3 +71,23 @@ def new_game(position: Position | None, max_plies: int) -> Game:
     if game.is_over():
         raise ValueError(f"the game is already over in the start position {game.position.fen()} ({game.end})")
     return game
+
+
+def check_first_move(game: Game, agent: bool) -> None:
+    """Refuses a start where the side other than ``agent`` (``True``: White) moves first and can end
+    the game with that move: an episode handed out then could be over before the agent acts (an
+    all-zero mask, nothing to do). Checked over every such move, not only the one an opponent
+    happens to choose, so that whether a start is accepted does not depend on a seed.
+
+    Raises ``ValueError`` naming a move that ends the game."""
+    if game.turn == agent:
+        return
+    for move in game.legal_moves():
+        after = game.copy()
+        after.push(move)
+        if after.is_over():
+            raise ValueError(
+                f"the opponent moves first in {game.position.fen()} and {move.uci()} ends the game at "
+                f"once ({after.end}): the agent could be left without a move; give a start where the "
+                "agent's colour is to move, or one the opponent cannot end with its first move"
+            )

@@ -23,8 +23,9 @@ opponent.
 * Start position: ``reset(options={"fen": FEN})``, or ``{"board": congo.Board}`` (its current
   position) or ``{"position": congo.Position}``; if the agent's colour is not to move there, the
   opponent moves first. Any other key is a ``ValueError``, and so is a position where the game is
-  already over. (Should the opponent's first move end the game, ``reset`` returns an observation
-  with an all-zero mask and ``info["end"]`` set: reset again.)
+  already over, or one where the opponent moves first and one of its moves ends the game (a lion
+  capture, or the ``max_plies`` limit): ``reset`` never hands out an episode that is over before
+  the agent acts, whichever move the opponent would choose.
 
 Needs ``pip install 'congo-chess[gymnasium]'``.
 """
@@ -41,9 +42,10 @@ from gymnasium import spaces
 from congo import match
 from congo.board import Board
 from congo.envs import _spaces, _start
+from congo.envs._vector import CongoVectorEnv
 from congo.learning import NUM_ACTIONS, Game
 
-__all__ = ["ENV_ID", "MAX_ALPHABETA_DEPTH", "CongoEnv"]
+__all__ = ["ENV_ID", "MAX_ALPHABETA_DEPTH", "CongoEnv", "CongoVectorEnv"]
 
 Observation = _spaces.Observation
 
@@ -99,9 +101,11 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         """A new episode: from the start position of ``options`` (see the module docs), or the
-        usual one. Raises ``ValueError`` for an unknown option key or a finished start position."""
+        usual one. Raises ``ValueError`` for an unknown option key, a finished start position, or
+        one the opponent, moving first, can end with that move."""
         start = _start.start_position(options)
         game = _start.new_game(start, self.max_plies)
+        _start.check_first_move(game, self.agent_white)
         super().reset(seed=seed)
         self.game = game
         self._board = Board() if start is None else Board.from_position(start)
