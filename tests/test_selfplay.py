@@ -62,6 +62,13 @@ def test_the_command_writes_npz(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert data["planes"].shape == (count, 23, 7, 7)
     assert np.array_equal(data["planes"][0], congo.encode(str(data["fen"][0])))
     assert data["best_actions"][np.arange(count), 0].tolist() == data["best_action"].tolist()
+    # Every column is one docs/learning.md names in its self-play section.
+    docs = (Path(__file__).parent.parent / "docs" / "learning.md").read_text(encoding="utf-8")
+    section = docs[docs.index("## Self-play data") :]
+    section = section[: section.index("\n## ", 1)]
+    assert [name for name in data.files if f"`{name}`" not in section] == []
+    lengths = data["best_actions_len"]
+    assert all((data["best_actions"][i] != -1).sum() == lengths[i] for i in range(count))
 
 
 def test_the_command_writes_parquet(tmp_path: Path) -> None:
