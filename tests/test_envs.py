@@ -352,3 +352,24 @@ def test_openspiel_starts_from_a_fen() -> None:
         pyspiel.load_game("python_congo", {"fen": FINISHED_FEN})
     with pytest.raises(ValueError, match="max_plies"):
         pyspiel.load_game("python_congo", {"max_plies": 10**9})
+
+
+def test_gymnasium_makes_the_environment_by_the_documented_id_after_import_gymnasium_alone() -> None:
+    pytest.importorskip("gymnasium")
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    docs = (Path(__file__).parent.parent / "docs" / "learning.md").read_text(encoding="utf-8")
+    found = re.search(r'gymnasium\.make\("([^"]+)", opponent="greedy"\)', docs)
+    assert found, "docs/learning.md shows how to make the environment after `import gymnasium` alone"
+    script = (
+        "import sys, gymnasium\n"
+        f"env = gymnasium.make({found.group(1)!r}, opponent='greedy')\n"
+        "observation, info = env.reset(seed=0)\n"
+        "assert int(observation['action_mask'].sum()) == 24\n"
+        "assert 'congo.envs.gymnasium' in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

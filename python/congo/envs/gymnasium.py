@@ -158,7 +158,10 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
 
 
 ENV_ID = "congo/Congo-v0"
-"""The id under which :class:`CongoEnv` is registered: ``gymnasium.make("congo/Congo-v0", opponent=...)``."""
+"""The id under which :class:`CongoEnv` is registered: ``gymnasium.make("congo/Congo-v0", opponent=...)``
+once this module is imported; after ``import gymnasium`` alone, ``gymnasium.make(
+"congo.envs.gymnasium:congo/Congo-v0")`` imports it first (Gymnasium 1.0 loads no entry-point
+plugins, so the package cannot register itself on ``import gymnasium``)."""
 
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="congo.envs.gymnasium:CongoEnv")
