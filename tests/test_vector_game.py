@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -209,3 +210,123 @@ def test_arrays_have_the_documented_shapes() -> None:
     assert rewards.dtype == np.float32
     assert terminations.dtype == truncations.dtype == np.bool_
     assert not vector.observations().flags.writeable
+
+
+def self_play_env(fen: str | None, max_plies: int, side_to_move: bool) -> Any:
+    """One self-play game as a plain Gymnasium environment (built here: gymnasium is an extra)."""
+    pytest.importorskip("gymnasium")
+    import gymnasium
+
+    class SelfPlayEnv(gymnasium.Env[dict[str, Any], Any]):
+        """On learning.Game, for Gymnasium's own SyncVectorEnv to vectorise: the reference that
+        CongoVectorEnv must equal."""
+
+        metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
+
+        def __init__(self, fen: str | None, max_plies: int, side_to_move: bool) -> None:
+            from congo.envs import _spaces
+
+            self.fen, self.max_plies, self.side_to_move = fen, max_plies, side_to_move
+            self.observation_space = _spaces.observation_space()
+            self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
+            self.game = Game(None if fen is None else congo.Position(fen), max_plies)
+
+        def _observation(self) -> dict[str, Any]:
+            from congo.envs import _spaces
+
+            return _spaces.observation(self.game, side_to_move=self.side_to_move)
+
+        def reset(
+            self, *, seed: int | None = None, options: object = None
+        ) -> tuple[dict[str, Any], dict[str, Any]]:
+            super().reset(seed=seed)
+            self.game = Game(None if self.fen is None else congo.Position(self.fen), self.max_plies)
+            return self._observation(), {}
+
+        def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+            actor = self.game.turn
+            a = int(action)
+            try:
+                self.game.apply(flip_action(a) if self.side_to_move and not actor else a)
+            except ValueError:  # an illegal action loses
+                return self._observation(), -1.0, True, False, {"illegal_action": True}
+            if not self.game.is_over():
+                return self._observation(), 0.0, False, False, {}
+            winner = self.game.winner
+            reward = 0.0 if winner is None else (1.0 if winner == actor else -1.0)
+            truncated = self.game.end == "move_limit"
+            return self._observation(), reward, not truncated, truncated, {}
+
+    return SelfPlayEnv(fen, max_plies, side_to_move)
+
+
+@pytest.mark.parametrize(("fen", "perspective"), [(None, "white"), (CHAINS[1], "side_to_move")])
+def test_the_vector_env_equals_gymnasiums_own_sync_vector_env(fen: str | None, perspective: str) -> None:
+    from gymnasium.utils.env_checker import check_env, data_equivalence
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+    from congo.envs.gymnasium import CongoVectorEnv
+
+    side_to_move = perspective == "side_to_move"
+    check_env(self_play_env(fen, 24, side_to_move), skip_render_check=True)  # the reference is sound
+    n = 4
+    makers = [lambda: self_play_env(fen, 24, side_to_move) for _ in range(n)]
+    reference = SyncVectorEnv(makers, autoreset_mode=AutoresetMode.SAME_STEP)
+    envs = CongoVectorEnv(n, max_plies=24, perspective=perspective, starts=fen)
+    assert envs.metadata["autoreset_mode"] == reference.metadata["autoreset_mode"]
+    assert envs.single_observation_space == reference.single_observation_space
+    assert envs.observation_space == reference.observation_space
+    assert envs.action_space == reference.action_space
+    got: tuple[Any, ...] = envs.reset(seed=3)
+    assert data_equivalence(got, reference.reset(seed=3), exact=True)
+    rng, ends = random.Random(5), 0
+    for step in range(400):
+        masks = got[0]["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
+        if step % 50 == 7:  # now and then an illegal action
+            actions[step % n] = int(np.flatnonzero(masks[step % n] == 0)[0])
+        got = envs.step(actions)
+        assert data_equivalence(got, reference.step(actions), exact=True)
+        assert envs.observation_space.contains(got[0])
+        if "final_obs" in got[4]:
+            ends += int(got[4]["_final_obs"].sum())
+            for i in np.flatnonzero(got[4]["_final_obs"]):
+                assert envs.single_observation_space.contains(got[4]["final_obs"][i])
+    assert ends >= 20
+
+
+def test_the_vector_env_runs_under_gymnasiums_wrappers_and_benchmark() -> None:
+    from gymnasium.utils.env_checker import data_equivalence
+    from gymnasium.utils.passive_env_checker import check_action_space, check_observation_space
+    from gymnasium.utils.performance import benchmark_vector_step
+    from gymnasium.wrappers.vector import DictInfoToList, RecordEpisodeStatistics
+
+    from congo.envs.gymnasium import CongoVectorEnv
+
+    envs = CongoVectorEnv(3, max_plies=10, starts=list(CHAINS))
+    check_observation_space(envs.single_observation_space)
+    check_action_space(envs.single_action_space)
+    # Determinism from the seed, and fresh arrays every call.
+    first = envs.reset(seed=7)
+    assert data_equivalence(first, envs.reset(seed=7), exact=True)
+    observation = first[0]["observation"]
+    envs.step(envs.action_space.sample())
+    assert (observation == first[0]["observation"]).all()
+    # Gymnasium's episode statistics, with its reading of the autoreset mode.
+    wrapped: Any = DictInfoToList(RecordEpisodeStatistics(envs))
+    observations, _ = wrapped.reset(seed=1)
+    rng, episodes = random.Random(2), 0
+    for _ in range(60):
+        actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in observations["action_mask"]])
+        observations, _, terminations, truncations, infos = wrapped.step(actions)
+        for i, info in enumerate(infos):
+            if terminations[i] or truncations[i]:
+                assert 1 <= info["episode"]["l"] <= 10 * 3  # plies, each up to a few chain legs
+                episodes += 1
+    assert episodes >= 6
+    # Random actions of the action space: nearly all illegal, each forfeits its game.
+    assert benchmark_vector_step(envs, target_duration=1, seed=0) > 0
+    _, rewards, terminations, _, infos = envs.step(np.zeros(3, dtype=np.int64))
+    assert rewards.tolist() == [-1.0] * 3
+    assert terminations.all()
+    assert infos["final_info"]["illegal_action"].all()
