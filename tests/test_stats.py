@@ -166,7 +166,15 @@ def test_parsing_and_validation() -> None:
         ("gamma=1", "no key 'gamma'"),
         ("engine", "key=value"),
         ("model=bayesian", "model"),
-        ("elo1=nan", "finite"),
+        ("elo1=nan", "not a number"),
+        # float() takes these; the command line takes ASCII numbers only.
+        ("elo1=\u0665", "not a number"),  # ARABIC-INDIC DIGIT FIVE
+        ("elo1=\uff15", "not a number"),  # FULLWIDTH DIGIT FIVE
+        ("elo1=1_0", "not a number"),
+        ("elo1=inf", "not a number"),
+        # A key given twice is refused, not decided by the last one.
+        ("elo1=5 elo1=10", "elo1 twice"),
+        ("model=normalized,model=logistic", "model twice"),
     ]:
         with pytest.raises(ValueError, match=message):
             SPRT.parse(bad)
@@ -291,6 +299,30 @@ def test_absurd_counts_are_a_clear_error_never_a_crash() -> None:
         assert estimate.los is None or 0 <= estimate.los <= 1
         assert math.isfinite(test.llr_pentanomial(counts))
     assert math.isfinite(test.llr_trinomial(2**53, 2**53, 2**53))
+
+
+@pytest.mark.parametrize("model", ["logistic", "normalized"])
+def test_one_sided_counts_up_to_the_largest_give_the_limit_llr(model: str) -> None:
+    """One-sided counts (every game or pair the same result) from 2**44 raised ZeroDivisionError,
+    and from about 2**38 the LLR lost its sign to rounding. The LLR per sample tends to a limit as
+    the count grows (the regularized outcomes fade); it must stay there, not drift from it."""
+    test = SPRT(0, 10, model=model)
+    # Each with the sign of its LLR: wins favour H1 (+10 Elo), losses and draws (a score of ½) H0.
+    cases: list[tuple[str, int, Callable[[int], float]]] = [
+        ("all wins", 1, lambda n: test.llr_trinomial(n, 0, 0)),
+        ("all losses", -1, lambda n: test.llr_trinomial(0, 0, n)),
+        ("all draws", -1, lambda n: test.llr_trinomial(0, n, 0)),
+        ("all pairs won", 1, lambda n: test.llr_pentanomial([0, 0, 0, 0, n])),
+        ("all pairs lost", -1, lambda n: test.llr_pentanomial([n, 0, 0, 0, 0])),
+        ("all pairs drawn", -1, lambda n: test.llr_pentanomial([0, 0, n, 0, 0])),
+    ]
+    for name, sign, llr in cases:
+        # Near the limit from 2**36 on (all draws in normalized Elo come slowest: 10⁻¹⁰ off there).
+        limit = llr(2**36) / 2**36
+        assert limit * sign > 0, name
+        for bits in range(37, 54):
+            per_sample = llr(2**bits) / 2**bits
+            assert per_sample == pytest.approx(limit, rel=1e-6), f"{name}, 2**{bits}"
 
 
 def test_the_interval_agrees_with_the_delta_method_for_many_games() -> None:

@@ -55,7 +55,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Sequence
 
 __all__ = [
     "PENTANOMIAL_SCORES",
@@ -88,6 +89,9 @@ _REGULARIZE = 1e-3
 
 _NELO_SCALE = 800 / math.log(10)
 """Normalized Elo per unit of t-value (``(s - ½) / sd``)."""
+
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+"""A decimal number in ASCII, as ``--sprt`` takes it."""
 
 
 def expected_score(elo: float) -> float:
@@ -209,32 +213,50 @@ def los_pentanomial(counts: Sequence[int]) -> float | None:
 # -- the generalized SPRT ------------------------------------------------------------------------------
 
 
-def _bisect(function: Callable[[float], float], low: float, high: float) -> float:
-    """A root of a decreasing ``function`` strictly inside ``(low, high)`` where it goes from + to -."""
-    for _ in range(200):
-        middle = (low + high) / 2
-        if middle in (low, high):
+def _root_denominators(probs: Sequence[float], shifts: Sequence[float]) -> list[float]:
+    """The denominators ``1 + θ dᵢ`` at the root ``θ`` of ``Σ pᵢ dᵢ / (1 + θ dᵢ) = 0``, a decreasing
+    function on the interval where every denominator is positive (``shifts`` has a positive and a
+    negative value, ``probs`` are positive); found by bisection.
+
+    The root lies next to an end of that interval when an outcome is rare (an outcome never seen
+    counts 0.001 of a sample, so with 2**44 one-sided samples its frequency is about 10⁻¹⁷): there
+    ``1 + θ dᵢ`` of the outcome that sets that end is far below the precision of ``θ`` itself, and
+    computed from ``θ`` it was 0 (a ``ZeroDivisionError``) or a sum of rounding errors (an LLR of the
+    wrong sign from about 2**38 samples). So ``θ`` is kept as its distance from each end, and each
+    end's own outcome takes its denominator from that distance, exactly."""
+    top, bottom = shifts.index(max(shifts)), shifts.index(min(shifts))
+    low, high = -1 / shifts[top], -1 / shifts[bottom]  # the ends: denominators of 0
+    width = high - low
+
+    def denominators(above_low: float, below_high: float) -> list[float]:
+        return [
+            above_low * d if i == top else -below_high * d if i == bottom else 1 + (low + above_low) * d
+            for i, d in enumerate(shifts)
+        ]
+
+    # The bracket, as distances from the low end (x) and from the high end (y) of each side.
+    x_lo, y_lo, x_hi, y_hi = 0.0, width, width, 0.0
+    for _ in range(2000):
+        x_mid, y_mid = (x_lo + x_hi) / 2, (y_lo + y_hi) / 2
+        if x_mid in (x_lo, x_hi) and y_mid in (y_lo, y_hi):
             break
-        if function(middle) > 0:
-            low = middle
+        slope = sum(p * d / q for p, d, q in zip(probs, shifts, denominators(x_mid, y_mid)))
+        if slope > 0:
+            x_lo, y_lo = x_mid, y_mid
         else:
-            high = middle
-    return (low + high) / 2
+            x_hi, y_hi = x_mid, y_mid
+    # Strictly inside: each end's denominator is a positive distance, never 0.
+    x = max((x_lo + x_hi) / 2, math.ulp(0.0))
+    y = max((y_lo + y_hi) / 2, math.ulp(0.0))
+    return denominators(x, y)
 
 
 def _mle_mean(scores: Sequence[float], probs: Sequence[float], target: float) -> list[float]:
     """The distribution over ``scores`` of mean ``target`` that is most likely given the observed
-    frequencies ``probs`` (all positive): ``pᵢ / (1 + θ (aᵢ - target))``, ``θ`` by bisection on the
-    interval where every denominator is positive (the function is decreasing there)."""
+    frequencies ``probs`` (all positive): ``pᵢ / (1 + θ (aᵢ - target))`` (see
+    :func:`_root_denominators`)."""
     shifts = [a - target for a in scores]
-    low = -1 / max(shifts)  # the denominators stay positive strictly between these two
-    high = -1 / min(shifts)
-
-    def slope(theta: float) -> float:
-        return sum(p * d / (1 + theta * d) for p, d in zip(probs, shifts))
-
-    theta = _bisect(slope, low, high)
-    mle = [p / (1 + theta * d) for p, d in zip(probs, shifts)]
+    mle = [p / q for p, q in zip(probs, _root_denominators(probs, shifts))]
     total = sum(mle)
     return [q / total for q in mle]
 
@@ -248,11 +270,7 @@ def _mle_t_value(scores: Sequence[float], probs: Sequence[float], t_value: float
         sigma = math.sqrt(variance)
         phi = [a - 0.5 - 0.5 * t_value * sigma * (1 + ((a - mean) / sigma) ** 2) for a in scores]
 
-        def slope(theta: float, phi: list[float] = phi) -> float:
-            return sum(p * f / (1 + theta * f) for p, f in zip(probs, phi))
-
-        theta = _bisect(slope, -1 / max(phi), -1 / min(phi))
-        new = [p / (1 + theta * f) for p, f in zip(probs, phi)]
+        new = [p / q for p, q in zip(probs, _root_denominators(probs, phi))]
         change = max(abs(a - b) for a, b in zip(new, mle))
         mle = new
         if change < 1e-9:
@@ -298,7 +316,9 @@ class SPRT:
     def parse(cls, text: str | Sequence[str]) -> SPRT:
         """From ``"elo0=0 elo1=10 alpha=0.05 beta=0.05"`` (words or a list of them; commas also
         separate; any key may be left out for its default; ``model=normalized`` switches the unit).
-        Raises ``ValueError`` for an unknown key or a bad value."""
+        Numbers are written in ASCII: digits, an optional sign, point and exponent (not the other
+        scripts' digits, underscores or ``inf`` that ``float`` would take). Raises ``ValueError``
+        for an unknown key, a key given twice, or a bad value."""
         words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
         settings: dict[str, object] = {}
         for word in (part for item in words for part in item.replace(",", " ").split()):
@@ -307,13 +327,14 @@ class SPRT:
                 raise ValueError(
                     f"--sprt expects key=value words (elo0, elo1, alpha, beta, model), got {word!r}"
                 )
+            if key in settings:
+                raise ValueError(f"--sprt gives {key} twice: give each key once")
             if key == "model":
                 settings[key] = value
             elif key in ("elo0", "elo1", "alpha", "beta"):
-                try:
-                    settings[key] = float(value)
-                except ValueError:
-                    raise ValueError(f"--sprt {key}={value!r} is not a number") from None
+                if not _NUMBER.fullmatch(value):
+                    raise ValueError(f"--sprt {key}={value!r} is not a number")
+                settings[key] = float(value)
             else:
                 raise ValueError(f"--sprt has no key {key!r}: expected elo0, elo1, alpha, beta or model")
         return cls(**settings)  # type: ignore[arg-type]
