@@ -154,3 +154,16 @@ def test_epd_refuses_bad_operations() -> None:
         board.epd(bm=congo.Move.from_uci("d1d2"))
     with pytest.raises(TypeError, match="str"):
         board.set_epd(1)  # type: ignore[arg-type]
+
+
+def test_epd_numbers_are_ascii_digits() -> None:
+    # A str pattern's \d matches other scripts' digits too, and int() reads them: "acd ٣" was 3.
+    board = congo.Board()
+    placement = board.epd()
+    for digits in ("\u0663", "\uff13"):  # ARABIC-INDIC and FULLWIDTH DIGIT THREE
+        with pytest.raises(congo.InvalidFenError, match="takes an integer"):
+            board.set_epd(f"{placement} acd {digits};")
+        # An operation of no fixed type keeps them as the text they are.
+        assert board.set_epd(f"{placement} xyz {digits};") == {"xyz": digits}
+        assert board.set_epd(f"{placement} xyz 1{digits}.5;") == {"xyz": f"1{digits}.5"}
+    assert board.set_epd(f"{placement} acd 3; xyz 1.5;") == {"acd": 3, "xyz": 1.5}

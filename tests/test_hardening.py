@@ -343,3 +343,19 @@ def test_a_callback_that_raises_stops_divide() -> None:
     with pytest.raises(RuntimeError, match="enough"):
         congo.divide(FULL, 3, callback=stop_at_third)
     assert len(calls) == 3
+
+
+def test_command_line_numbers_are_ascii_digits(capsys: pytest.CaptureFixture[str]) -> None:
+    # int() and float() alone take other scripts' digits, underscores and inf: "--threads ٣" was 3.
+    from congo.__main__ import main
+
+    for threads in ("\u0663", "\uff13", "1_0", " 3"):
+        with pytest.raises(SystemExit) as stopped:
+            main(["analyse", "--threads", threads])
+        assert stopped.value.code == 2
+        assert "is not an integer" in capsys.readouterr().err
+    for seconds in ("\u0660.\u0665", "inf", "1_0.5"):
+        with pytest.raises(SystemExit) as stopped:
+            main(["analyse", "--time", seconds])
+        assert stopped.value.code == 2
+        assert "is not a number" in capsys.readouterr().err

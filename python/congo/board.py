@@ -780,8 +780,9 @@ EpdOperand = Union[None, str, int, float, Move, Iterable[Move]]
 """An EPD operation's operand for :meth:`Board.epd`."""
 
 _EPD_OPCODE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_EPD_INT: Final = re.compile(r"[+-]?\d+")
-_EPD_FLOAT: Final = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?")
+# ASCII digits only: a str pattern's \d also matches other scripts' digits, which int() reads.
+_EPD_INT: Final = re.compile(r"[+-]?\d+", re.ASCII)
+_EPD_FLOAT: Final = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 _EPD_MOVE_LISTS: Final = frozenset({"am", "bm"})
 _EPD_INTEGERS: Final = frozenset({"acd", "acn", "acs", "ce", "dm", "fmvn", "hmvc", "rc"})
 _EPD_STRINGS: Final = frozenset({"id", *(f"c{i}" for i in range(10))})
@@ -862,7 +863,7 @@ def _parse_epd(epd: str) -> tuple[Position, dict[str, object]]:
     placement, turn = fields[0], fields[1]
     rest = fields[2] if len(fields) > 2 else ""
     fullmove = "1"
-    number = re.match(r"(\d+)(?:\s+|$)", rest)
+    number = re.match(r"(\d+)(?:\s+|$)", rest, re.ASCII)
     if number:
         fullmove, rest = number.group(1), rest[number.end() :]
     if turn not in ("w", "b", "W", "B"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 
 import congo
 from congo._extras import pip_install
@@ -25,11 +26,20 @@ EXIT_TERMINATED = 143
 file is left behind), with the status of a program that SIGTERM ended."""
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+"""Numbers on the command line are ASCII: ``int`` and ``float`` alone also take other scripts'
+digits (Arabic-Indic, full-width), underscores and surrounding spaces, and ``float`` ``inf`` and ``nan``."""
+
+
+def _integer(text: str) -> int:
+    if not _INTEGER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer")
+    return int(text)
+
+
 def nonnegative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    value = _integer(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"{value} is negative")
     return value
@@ -43,10 +53,9 @@ def positive_int(text: str) -> int:
 
 
 def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not _NUMBER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number")
+    value = float(text)
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"{value} is not a positive number of seconds")
     return value
@@ -56,10 +65,7 @@ def men(text: str) -> int:
     """A number of men for the tables: 2 to the core's maximum."""
     from congo.tablebase import MAX_MEN
 
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    value = _integer(text)
     if not 2 <= value <= MAX_MEN:
         raise argparse.ArgumentTypeError(f"must be from 2 to {MAX_MEN}")
     return value
