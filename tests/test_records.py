@@ -283,6 +283,20 @@ def test_eval_round_trips_from_each_side() -> None:
     assert again.next().eval() == PovScore(Score(cp=-35), False)  # type: ignore[union-attr]
 
 
+def test_annotations_read_ascii_digits_only() -> None:
+    # A str pattern's \d matches other scripts' digits, which int() and float() read: the
+    # Arabic-Indic [%clk 0:10:00] was 600 seconds, and [%eval 1.5] 150 centipawns.
+    game = Game()
+    node = game.add_variation(Move.from_uci("g1f3"))
+    for zero, one, five in (("\u0660", "\u0661", "\u0665"), ("\uff10", "\uff11", "\uff15")):
+        node.comment = f"[%clk {zero}:{one}{zero}:{zero}{zero}] [%eval {one}.{five}] [%eval #{one}]"
+        assert node.clock() is None
+        assert node.eval() is None
+    node.comment = "[%clk 0:10:00] [%eval 1.5]"
+    assert node.clock() == 600
+    assert node.eval() == PovScore(Score(cp=-150), False)
+
+
 def test_clock_round_trips() -> None:
     game = Game()
     node = game.add_variation(Move.from_uci("g1f3"))

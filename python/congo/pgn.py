@@ -104,7 +104,7 @@ _DEFAULT_TAGS: Final = {
     "Variant": "Congo",
 }
 _RESULTS: Final = ("1-0", "0-1", "1/2-1/2", "*")
-_MOVE_NUMBER: Final = re.compile(r"\d+\.+")
+_MOVE_NUMBER: Final = re.compile(r"\d+\.+", re.ASCII)
 
 
 class PgnError(ValueError):
@@ -179,10 +179,13 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-_EVAL: Final = re.compile(r"\[%eval\s+(?:#([+-]?\d{1,5})|([+-]?(?:\d{1,10}(?:\.\d*)?|\.\d+)))(?:,\d+)?\]")
+# ASCII digits only: a str pattern's \d also matches other scripts' digits, which int() reads.
+_EVAL: Final = re.compile(
+    r"\[%eval\s+(?:#([+-]?\d{1,5})|([+-]?(?:\d{1,10}(?:\.\d*)?|\.\d+)))(?:,\d+)?\]", re.ASCII
+)
 _ARROW_ITEMS: Final = r"[GRYB][a-g][1-7](?:[a-g][1-7])?"
 _ARROWS: Final = re.compile(rf"\[%(?:csl|cal)\s+({_ARROW_ITEMS}(?:,{_ARROW_ITEMS})*)\]")
-_CLOCK: Final = re.compile(r"\[%clk\s+(\d{1,6}):(\d{1,2}):(\d{1,2}(?:\.\d*)?)\]")
+_CLOCK: Final = re.compile(r"\[%clk\s+(\d{1,6}):(\d{1,2}):(\d{1,2}(?:\.\d*)?)\]", re.ASCII)
 
 
 def _eval_text(score: PovScore) -> str:
