@@ -359,3 +359,18 @@ def test_command_line_numbers_are_ascii_digits(capsys: pytest.CaptureFixture[str
             main(["analyse", "--time", seconds])
         assert stopped.value.code == 2
         assert "is not a number" in capsys.readouterr().err
+
+
+def test_engine_protocol_numbers_are_ascii_digits() -> None:
+    # An outside engine's "info depth ٣" was depth 3, and a spin option set to "٦٤" was 64.
+    from congo._uci_protocol import EngineError, Option, _parse_info, _parse_option
+
+    three, one, two, six, four = "\u0663", "\u0661", "\u0662", "\u0666", "\u0664"
+    info = _parse_info(f"info depth {three} nodes 120 score cp {one}{two} time 5", Board())
+    assert info == {"nodes": 120, "time": 0.005}
+    assert _parse_option(f"option name Hash type spin default {one}{six} min 1 max 1024") is None
+    hash_option = _parse_option("option name Hash type spin default 16 min 1 max 1024")
+    assert hash_option == Option("Hash", "spin", 16, 1, 1024, [])
+    with pytest.raises(EngineError, match="takes an integer"):
+        hash_option.parse(f"{six}{four}")
+    assert hash_option.parse("64") == 64

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Union
 
@@ -83,7 +84,7 @@ class Option:
             raise EngineError(f"option {self.name!r} takes true or false, got {value!r}")
         if self.type == "spin":
             try:
-                number = int(value)  # type: ignore[arg-type]
+                number = _integer(value) if isinstance(value, str) else int(value)  # type: ignore[arg-type]
             except (TypeError, ValueError):
                 raise EngineError(f"option {self.name!r} takes an integer, got {value!r}") from None
             if isinstance(value, bool) or (self.min is not None and number < self.min):
@@ -164,11 +165,11 @@ def _parse_option(line: str) -> Option | None:
             var[-1] = f"{var[-1]} {token}".strip()
     default_text = " ".join(fields["default"])
     try:
-        low = int(fields["min"][0]) if fields["min"] else None
-        high = int(fields["max"][0]) if fields["max"] else None
+        low = _integer(fields["min"][0]) if fields["min"] else None
+        high = _integer(fields["max"][0]) if fields["max"] else None
         default: OptionValue
         if kind == "spin":
-            default = int(default_text) if default_text else None
+            default = _integer(default_text) if default_text else None
         elif kind == "check":
             default = default_text.lower() == "true"
         elif kind == "button":
@@ -180,6 +181,17 @@ def _parse_option(line: str) -> Option | None:
     except ValueError:
         return None
     return Option(name, kind, default, low, high, var)
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
+
+
+def _integer(text: str) -> int:
+    """An integer of the protocol: ASCII digits with an optional sign (``int`` alone also takes
+    other scripts' digits, underscores and spaces). Raises ``ValueError``."""
+    if not _INTEGER.fullmatch(text):
+        raise ValueError(f"not an integer: {text!r}")
+    return int(text)
 
 
 def _parse_move(board: Board, text: str) -> Move | None:
@@ -205,13 +217,13 @@ def _parse_info(line: str, board: Board) -> InfoDict:
         i += 1
         try:
             if key in integers:
-                info[key] = int(tokens[i])  # type: ignore[literal-required]
+                info[key] = _integer(tokens[i])  # type: ignore[literal-required]
                 i += 1
             elif key == "time":
-                info["time"] = int(tokens[i]) / 1000
+                info["time"] = _integer(tokens[i]) / 1000
                 i += 1
             elif key == "score":
-                kind, value = tokens[i], int(tokens[i + 1])
+                kind, value = tokens[i], _integer(tokens[i + 1])
                 i += 2
                 if kind == "cp":
                     relative = Score(cp=value)
