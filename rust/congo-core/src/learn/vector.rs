@@ -1,6 +1,7 @@
 //! Many games stepped at once: one call plays one action in each of N [`Game`]s and writes the
 //! planes, legal-action masks, rewards, terminations and truncations into buffers the caller owns
-//! (nothing is allocated per step once every game's buffers have grown to their size).
+//! (nothing is allocated per step once every game's buffers have grown to their size, except the
+//! threads a step is split over, which are started for each step).
 //!
 //! Each game is exactly a [`Game`] (monkey chains one jump per action with the same player acting
 //! again, drowning, the repetition rule, the ply limit): the vector adds only the batching, the
