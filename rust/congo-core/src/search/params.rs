@@ -8,139 +8,212 @@ use core::fmt;
 
 use super::weights;
 
-/// Switches and numbers of the search. The defaults are the engine as shipped: every switch on, the
-/// numbers as `benches/tuning/spsa.py` and the matches of `docs/engine.md` chose them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[allow(clippy::struct_excessive_bools)] // independent switches, each measured on its own
-pub struct SearchParams {
-    /// Cut-offs from the transposition table (it is still used for move ordering when off).
-    pub tt_cutoffs: bool,
-    /// Quiescence search over captures at the horizon (off: the static evaluation is used there).
-    pub quiescence: bool,
-    /// Search one ply deeper when the side to move's lion is attacked.
-    pub lion_extension: bool,
-    /// Null-move pruning.
-    pub null_move: bool,
-    /// Late move reductions.
-    pub lmr: bool,
-    /// Aspiration windows around the previous iteration's score.
-    pub aspiration: bool,
-    /// Reverse futility pruning ("static null move") near the horizon.
-    pub futility: bool,
-    /// Late move pruning of quiet moves near the horizon.
-    pub lmp: bool,
-    /// Killer moves in move ordering.
-    pub killers: bool,
-    /// The history heuristic in move ordering.
-    pub history: bool,
-    /// Captures ordered by most valuable victim (off: captures keep generation order).
-    pub mvv_lva: bool,
-    /// Reverse futility margin per ply of remaining depth, centipawns.
-    pub futility_margin: i32,
-    /// Late move reductions grow as `ln(depth) ln(move number) / (lmr_divisor / 100)`.
-    pub lmr_divisor: i32,
-    /// The null move's base reduction, plies (more with depth and with the margin over beta).
-    pub null_reduction: i32,
-    /// The first aspiration window's half-width, centipawns.
-    pub aspiration_window: i32,
-    /// What a draw is worth to the side the engine plays, below zero: a draw scores `-contempt`
-    /// for the side to move at the root and `+contempt` for its opponent, so that the engine
-    /// avoids repeating in a position it judges about equal or better. Centipawns.
-    pub contempt: i32,
-    /// With a fixed time a move (`go movetime`, `Limit(time=…)`), the percentage of it after which
-    /// no new iteration starts; 100 searches until the time is up (an iteration cut short still
-    /// counts where it found a better move).
-    pub movetime_soft: i32,
-    /// With a game clock, the percentage of the move's optimum after which no new iteration starts.
-    pub clock_soft: i32,
-    /// Late move reductions less for quiet moves with a good history, more for a bad one: one ply
-    /// per this much history score (0: history does not change reductions).
-    pub lmr_history: i32,
-    /// Internal iterative reduction: a node of depth 4 or more without a move from the
-    /// transposition table is searched one ply shallower (its ordering is a guess anyway).
-    pub iir: bool,
-    /// Futility pruning of quiet moves: at depth 1 to 3, with the static evaluation this far per
-    /// ply below alpha, quiet moves after the first are skipped (0: off). Centipawns.
-    pub futility_quiet: i32,
+/// The engine's parameters, each declared once: [`params!`] makes of this table the structs
+/// [`SearchParams`] and [`EvalParams`] with their `Default`s, [`PARAMS`] (the table's order, which
+/// the UCI `option` lines and `congo options` follow) and [`Params`]'s lookup by name.
+macro_rules! params {
+    // The state while reading: `@rows [structs read] [parameters read] (struct header) place [its
+    // fields read] { its rows left } more structs`.
+    (@structs [$($done:tt)*] [$($params:tt)*]) => {
+        params!(@emit [$($done)*] [$($params)*]);
+    };
+    (@structs [$($done:tt)*] [$($params:tt)*]
+        $(#[$meta:meta])* pub struct $name:ident in $place:ident { $($rows:tt)* } $($more:tt)*
+    ) => {
+        params!(@rows [$($done)*] [$($params)*] ($(#[$meta])* $name) $place [] { $($rows)* } $($more)*);
+    };
+    (@rows [$($done:tt)*] [$($params:tt)*] $header:tt $place:ident [$($fields:tt)*] { } $($more:tt)*) => {
+        params!(@structs [$($done)* { $header [$($fields)*] }] [$($params)*] $($more)*);
+    };
+    // A switch: `field: bool = default, "help";` (set with 0 or 1).
+    (@rows [$($done:tt)*] [$($params:tt)*] $header:tt $place:ident [$($fields:tt)*]
+        { $(#[$doc:meta])* $field:ident: bool = $default:expr, $help:literal; $($rows:tt)* } $($more:tt)*
+    ) => {
+        params!(@rows [$($done)*] [$($params)* ($field, $help, 0, 1, false, Switch, [$place.$field])]
+            $header $place [$($fields)* ($(#[$doc])* $field: bool = $default)] { $($rows)* } $($more)*);
+    };
+    // A weight of the hand-written evaluation alone: `field: i32 = default, min..=max,
+    // hand_written("what", "unit");`, whose help is "what (unit; hand-written evaluation, nnue=0)".
+    (@rows [$($done:tt)*] [$($params:tt)*] $header:tt $place:ident [$($fields:tt)*]
+        { $(#[$doc:meta])* $field:ident: i32 = $default:expr, $min:literal..=$max:literal,
+          hand_written($what:literal, $unit:literal); $($rows:tt)* } $($more:tt)*
+    ) => {
+        params!(@rows [$($done)*]
+            [$($params)* ($field, concat!($what, " (", $unit, "; hand-written evaluation, nnue=0)"),
+                $min, $max, true, Weight, [$place.$field])]
+            $header $place [$($fields)* ($(#[$doc])* $field: i32 = $default)] { $($rows)* } $($more)*);
+    };
+    // A number: `field: i32 = default, min..=max, "help";`.
+    (@rows [$($done:tt)*] [$($params:tt)*] $header:tt $place:ident [$($fields:tt)*]
+        { $(#[$doc:meta])* $field:ident: i32 = $default:expr, $min:literal..=$max:literal, $help:literal;
+          $($rows:tt)* } $($more:tt)*
+    ) => {
+        params!(@rows [$($done)*] [$($params)* ($field, $help, $min, $max, false, Weight, [$place.$field])]
+            $header $place [$($fields)* ($(#[$doc])* $field: i32 = $default)] { $($rows)* } $($more)*);
+    };
+    // An array of numbers, a parameter for each element named: `field: [i32; n] = default => {
+    // name[index], min..=max, "help"; ... };`.
+    (@rows [$($done:tt)*] [$($params:tt)*] $header:tt $place:ident [$($fields:tt)*]
+        { $(#[$doc:meta])* $field:ident: [i32; $len:literal] = $default:expr => {
+            $($element:ident[$index:literal], $min:literal..=$max:literal, $help:literal;)*
+          }; $($rows:tt)* } $($more:tt)*
+    ) => {
+        params!(@rows [$($done)*]
+            [$($params)* $(($element, $help, $min, $max, false, Weight, [$place.$field[$index]]))*]
+            $header $place [$($fields)* ($(#[$doc])* $field: [i32; $len] = $default)]
+            { $($rows)* } $($more)*);
+    };
+    (@emit
+        [$( { ($(#[$meta:meta])* $name:ident)
+              [$( ($(#[$doc:meta])* $field:ident: $ty:ty = $default:expr) )*] } )*]
+        [$( ($param:ident, $help:expr, $min:literal, $max:literal, $hand:literal, $slot:ident,
+             [$($path:tt)*]) )*]
+    ) => {
+        $(
+            $(#[$meta])*
+            #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+            pub struct $name {
+                $( $(#[$doc])* pub $field: $ty, )*
+            }
+
+            impl Default for $name {
+                fn default() -> $name {
+                    $name { $( $field: $default, )* }
+                }
+            }
+        )*
+
+        /// Every parameter, in a stable order.
+        pub const PARAMS: &[ParamInfo] = &[
+            $(
+                ParamInfo {
+                    name: stringify!($param), help: $help, min: $min, max: $max, hand_written: $hand,
+                },
+            )*
+        ];
+
+        impl Params {
+            /// The place of a parameter (see [`PARAMS`]), or `None` for an unknown name.
+            fn slot(&mut self, name: &str) -> Option<Slot<'_>> {
+                Some(match name {
+                    $( stringify!($param) => Slot::$slot(&mut self.$($path)*), )*
+                    _ => return None,
+                })
+            }
+        }
+    };
+    ($($structs:tt)*) => {
+        params!(@structs [] [] $($structs)*);
+    };
 }
 
-impl Default for SearchParams {
-    fn default() -> SearchParams {
-        SearchParams {
-            tt_cutoffs: true,
-            quiescence: true,
-            lion_extension: true,
-            null_move: true,
-            lmr: true,
-            aspiration: true,
-            futility: true,
-            lmp: true,
-            killers: true,
-            history: true,
-            mvv_lva: true,
-            futility_margin: 98,
-            lmr_divisor: 206,
-            null_reduction: 3,
-            aspiration_window: 24,
-            contempt: 0,
-            movetime_soft: 100,
-            clock_soft: 60,
-            lmr_history: 0,
-            iir: true,
-            futility_quiet: 0,
-        }
+params! {
+    /// Switches and numbers of the search. The defaults are the engine as shipped: every switch on, the
+    /// numbers as `benches/tuning/spsa.py` and the matches of `docs/engine.md` chose them.
+    #[allow(clippy::struct_excessive_bools)] // independent switches, each measured on its own
+    pub struct SearchParams in search {
+        /// Cut-offs from the transposition table (it is still used for move ordering when off).
+        tt_cutoffs: bool = true, "cut-offs from the transposition table";
+        /// Quiescence search over captures at the horizon (off: the static evaluation is used there).
+        quiescence: bool = true, "quiescence search over captures at the horizon";
+        /// Search one ply deeper when the side to move's lion is attacked.
+        lion_extension: bool = true, "extend the search when the side to move's lion is attacked";
+        /// Null-move pruning.
+        null_move: bool = true, "null-move pruning";
+        /// Late move reductions.
+        lmr: bool = true, "late move reductions";
+        /// Aspiration windows around the previous iteration's score.
+        aspiration: bool = true, "aspiration windows";
+        /// Reverse futility pruning ("static null move") near the horizon.
+        futility: bool = true, "reverse futility pruning near the horizon";
+        /// Late move pruning of quiet moves near the horizon.
+        lmp: bool = true, "late move pruning of quiet moves near the horizon";
+        /// Killer moves in move ordering.
+        killers: bool = true, "killer moves in move ordering";
+        /// The history heuristic in move ordering.
+        history: bool = true, "history heuristic in move ordering";
+        /// Captures ordered by most valuable victim (off: captures keep generation order).
+        mvv_lva: bool = true, "order captures by most valuable victim";
+        /// Reverse futility margin per ply of remaining depth, centipawns.
+        futility_margin: i32 = 98, 0..=1000, "reverse futility margin per ply (cp)";
+        /// Late move reductions grow as `ln(depth) ln(move number) / (lmr_divisor / 100)`.
+        lmr_divisor: i32 = 206, 50..=1000, "late move reductions: ln(depth) ln(move) / (this / 100)";
+        /// The null move's base reduction, plies (more with depth and with the margin over beta).
+        null_reduction: i32 = 3, 1..=8, "null-move base reduction (plies)";
+        /// The first aspiration window's half-width, centipawns.
+        aspiration_window: i32 = 24, 1..=1000, "first aspiration window's half-width (cp)";
+        /// What a draw is worth to the side the engine plays, below zero: a draw scores `-contempt`
+        /// for the side to move at the root and `+contempt` for its opponent, so that the engine
+        /// avoids repeating in a position it judges about equal or better. Centipawns.
+        contempt: i32 = 0, 0..=500, "what a draw costs the engine's side (cp)";
+        /// With a fixed time a move (`go movetime`, `Limit(time=…)`), the percentage of it after which
+        /// no new iteration starts; 100 searches until the time is up (an iteration cut short still
+        /// counts where it found a better move).
+        movetime_soft: i32 = 100, 1..=100, "fixed time a move: percent after which no iteration starts";
+        /// With a game clock, the percentage of the move's optimum after which no new iteration starts.
+        clock_soft: i32 = 60, 1..=400,
+            "game clock: percent of the move's optimum after which no iteration starts";
+        /// Late move reductions less for quiet moves with a good history, more for a bad one: one ply
+        /// per this much history score (0: history does not change reductions).
+        lmr_history: i32 = 0, 0..=65536, "history score per ply of late move reduction (0: off)";
+        /// Internal iterative reduction: a node of depth 4 or more without a move from the
+        /// transposition table is searched one ply shallower (its ordering is a guess anyway).
+        iir: bool = true, "internal iterative reduction without a table move";
+        /// Futility pruning of quiet moves: at depth 1 to 3, with the static evaluation this far per
+        /// ply below alpha, quiet moves after the first are skipped (0: off). Centipawns.
+        futility_quiet: i32 = 0, 0..=1000, "futility pruning of quiet moves, margin per ply (cp, 0: off)";
     }
-}
 
-/// Weights of the evaluation, in centipawns or percent of the default scale.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct EvalParams {
-    /// Material value of each role, indexed by [`crate::Role::index`] (the lion's is unused).
-    pub material: [i32; 8],
-    /// Piece-square tables, percent.
-    pub pst: i32,
-    /// Mobility, percent.
-    pub mobility: i32,
-    /// Drowning danger, percent.
-    pub drowning: i32,
-    /// Enemy pieces attacking the squares around a lion, percent.
-    pub lion_safety: i32,
-    /// A lone piece between the two lions on a file or diagonal (pinned: moving it loses the lion),
-    /// centipawns for its owner.
-    pub lion_line: i32,
-    /// Pawn advancement, percent.
-    pub pawn_advance: i32,
-    /// A pawn one step from promotion, centipawns.
-    pub promotion: i32,
-    /// The side to move's bonus, centipawns.
-    pub tempo: i32,
-    /// Threats against the side to move's pieces, percent (0, off: see the default).
-    pub threats: i32,
-    /// The learned evaluation (`search/nnue.rs`, a small network) instead of the hand-written one
-    /// (on: see the default; [`EvalParams::hand_written`] turns it off).
-    pub nnue: bool,
-}
-
-impl Default for EvalParams {
-    fn default() -> EvalParams {
-        EvalParams {
-            // The weights file (search/weights.rs), written by the tuner (docs/engine.md, "Tuning").
-            material: weights::MATERIAL,
-            pst: 100,
-            mobility: 100,
-            drowning: 100,
-            lion_safety: 100,
-            lion_line: weights::LION_LINE,
-            pawn_advance: 100,
-            // 40 cost about 27 Elo over 700 self-play games: the advancement table already pays 38.
-            promotion: 0,
-            tempo: weights::TEMPO,
-            // Fitted with the other weights, but 400 games at 5,000 nodes found no gain (docs/engine.md).
-            threats: 0,
-            // An SPRT at equal time found it stronger than the hand-written evaluation (+29 +- 17 Elo,
-            // H1 accepted, docs/engine.md), the rule item 5 of the tuning work set for the default.
-            nnue: true,
-        }
+    /// Weights of the evaluation, in centipawns or percent of the default scale.
+    pub struct EvalParams in eval {
+        /// Material value of each role, indexed by [`crate::Role::index`] (the lion's is unused). Not
+        /// `hand_written`: the search's move ordering and quiescence pruning read them whichever
+        /// evaluation is on.
+        // The weights file (search/weights.rs), written by the tuner (docs/engine.md, "Tuning").
+        material: [i32; 8] = weights::MATERIAL => {
+            pawn[0], 0..=2000,
+                "material value of a pawn (cp; the search, and the hand-written evaluation)";
+            superpawn[1], 0..=2000,
+                "material value of a superpawn (cp; the search, and the hand-written evaluation)";
+            monkey[2], 0..=2000,
+                "material value of a monkey (cp; the search, and the hand-written evaluation)";
+            giraffe[3], 0..=2000,
+                "material value of a giraffe (cp; the search, and the hand-written evaluation)";
+            zebra[4], 0..=2000,
+                "material value of a zebra (cp; the search, and the hand-written evaluation)";
+            elephant[5], 0..=2000,
+                "material value of an elephant (cp; the search, and the hand-written evaluation)";
+            crocodile[6], 0..=2000,
+                "material value of a crocodile (cp; the search, and the hand-written evaluation)";
+        };
+        /// Piece-square tables, percent.
+        pst: i32 = 100, 0..=1000, hand_written("piece-square tables", "percent");
+        /// Mobility, percent.
+        mobility: i32 = 100, 0..=1000, hand_written("mobility", "percent");
+        /// Drowning danger, percent.
+        drowning: i32 = 100, 0..=1000, hand_written("drowning danger", "percent");
+        /// Enemy pieces attacking the squares around a lion, percent.
+        lion_safety: i32 = 100, 0..=1000, hand_written("attacks on the squares around a lion", "percent");
+        /// A lone piece between the two lions on a file or diagonal (pinned: moving it loses the lion),
+        /// centipawns for its owner.
+        lion_line: i32 = weights::LION_LINE, 0..=1000,
+            hand_written("a lone piece between the lions, pinned", "cp");
+        /// Pawn advancement, percent.
+        pawn_advance: i32 = 100, 0..=1000, hand_written("pawn advancement", "percent");
+        /// A pawn one step from promotion, centipawns.
+        // 40 cost about 27 Elo over 700 self-play games: the advancement table already pays 38.
+        promotion: i32 = 0, 0..=1000, hand_written("a pawn one step from promotion", "cp");
+        /// The side to move's bonus, centipawns.
+        tempo: i32 = weights::TEMPO, 0..=200, hand_written("bonus for the side to move", "cp");
+        /// Threats against the side to move's pieces, percent (0, off: see the default).
+        // Fitted with the other weights, but 400 games at 5,000 nodes found no gain (docs/engine.md).
+        threats: i32 = 0, 0..=1000, hand_written("threats against the side to move's pieces", "percent");
+        /// The learned evaluation (`search/nnue.rs`, a small network) instead of the hand-written one
+        /// (on: see the default; [`EvalParams::hand_written`] turns it off).
+        // An SPRT at equal time found it stronger than the hand-written evaluation (+29 +- 17 Elo,
+        // H1 accepted, docs/engine.md), the rule item 5 of the tuning work set for the default.
+        nnue: bool = true,
+            "the learned evaluation (a small network, the default) instead of the hand-written one";
     }
 }
 
@@ -200,133 +273,7 @@ pub struct ParamInfo {
     pub hand_written: bool,
 }
 
-const fn switch(name: &'static str, help: &'static str) -> ParamInfo {
-    ParamInfo { name, help, min: 0, max: 1, hand_written: false }
-}
-
-const fn weight(name: &'static str, help: &'static str, max: i32) -> ParamInfo {
-    ParamInfo { name, help, min: 0, max, hand_written: false }
-}
-
-/// A weight of the hand-written evaluation only (the material values are not: the search's move
-/// ordering and quiescence pruning read them whichever evaluation is on).
-const fn hand(name: &'static str, help: &'static str, max: i32) -> ParamInfo {
-    ParamInfo { name, help, min: 0, max, hand_written: true }
-}
-
-const fn number(name: &'static str, help: &'static str, min: i32, max: i32) -> ParamInfo {
-    ParamInfo { name, help, min, max, hand_written: false }
-}
-
-/// Every parameter, in a stable order.
-pub const PARAMS: &[ParamInfo] = &[
-    switch("tt_cutoffs", "cut-offs from the transposition table"),
-    switch("quiescence", "quiescence search over captures at the horizon"),
-    switch("lion_extension", "extend the search when the side to move's lion is attacked"),
-    switch("null_move", "null-move pruning"),
-    switch("lmr", "late move reductions"),
-    switch("aspiration", "aspiration windows"),
-    switch("futility", "reverse futility pruning near the horizon"),
-    switch("lmp", "late move pruning of quiet moves near the horizon"),
-    switch("killers", "killer moves in move ordering"),
-    switch("history", "history heuristic in move ordering"),
-    switch("mvv_lva", "order captures by most valuable victim"),
-    number("futility_margin", "reverse futility margin per ply (cp)", 0, 1000),
-    number("lmr_divisor", "late move reductions: ln(depth) ln(move) / (this / 100)", 50, 1000),
-    number("null_reduction", "null-move base reduction (plies)", 1, 8),
-    number("aspiration_window", "first aspiration window's half-width (cp)", 1, 1000),
-    number("contempt", "what a draw costs the engine's side (cp)", 0, 500),
-    number("movetime_soft", "fixed time a move: percent after which no iteration starts", 1, 100),
-    number("clock_soft", "game clock: percent of the move's optimum after which no iteration starts", 1, 400),
-    number("lmr_history", "history score per ply of late move reduction (0: off)", 0, 65536),
-    switch("iir", "internal iterative reduction without a table move"),
-    number("futility_quiet", "futility pruning of quiet moves, margin per ply (cp, 0: off)", 0, 1000),
-    weight("pawn", "material value of a pawn (cp; the search, and the hand-written evaluation)", 2000),
-    weight(
-        "superpawn",
-        "material value of a superpawn (cp; the search, and the hand-written evaluation)",
-        2000,
-    ),
-    weight("monkey", "material value of a monkey (cp; the search, and the hand-written evaluation)", 2000),
-    weight("giraffe", "material value of a giraffe (cp; the search, and the hand-written evaluation)", 2000),
-    weight("zebra", "material value of a zebra (cp; the search, and the hand-written evaluation)", 2000),
-    weight(
-        "elephant",
-        "material value of an elephant (cp; the search, and the hand-written evaluation)",
-        2000,
-    ),
-    weight(
-        "crocodile",
-        "material value of a crocodile (cp; the search, and the hand-written evaluation)",
-        2000,
-    ),
-    hand("pst", "piece-square tables (percent; hand-written evaluation, nnue=0)", 1000),
-    hand("mobility", "mobility (percent; hand-written evaluation, nnue=0)", 1000),
-    hand("drowning", "drowning danger (percent; hand-written evaluation, nnue=0)", 1000),
-    hand(
-        "lion_safety",
-        "attacks on the squares around a lion (percent; hand-written evaluation, nnue=0)",
-        1000,
-    ),
-    hand("lion_line", "a lone piece between the lions, pinned (cp; hand-written evaluation, nnue=0)", 1000),
-    hand("pawn_advance", "pawn advancement (percent; hand-written evaluation, nnue=0)", 1000),
-    hand("promotion", "a pawn one step from promotion (cp; hand-written evaluation, nnue=0)", 1000),
-    hand("tempo", "bonus for the side to move (cp; hand-written evaluation, nnue=0)", 200),
-    hand(
-        "threats",
-        "threats against the side to move's pieces (percent; hand-written evaluation, nnue=0)",
-        1000,
-    ),
-    switch("nnue", "the learned evaluation (a small network, the default) instead of the hand-written one"),
-];
-
 impl Params {
-    fn slot(&mut self, name: &str) -> Option<Slot<'_>> {
-        let s = &mut self.search;
-        let e = &mut self.eval;
-        Some(match name {
-            "tt_cutoffs" => Slot::Switch(&mut s.tt_cutoffs),
-            "quiescence" => Slot::Switch(&mut s.quiescence),
-            "lion_extension" => Slot::Switch(&mut s.lion_extension),
-            "null_move" => Slot::Switch(&mut s.null_move),
-            "lmr" => Slot::Switch(&mut s.lmr),
-            "aspiration" => Slot::Switch(&mut s.aspiration),
-            "futility" => Slot::Switch(&mut s.futility),
-            "lmp" => Slot::Switch(&mut s.lmp),
-            "killers" => Slot::Switch(&mut s.killers),
-            "history" => Slot::Switch(&mut s.history),
-            "mvv_lva" => Slot::Switch(&mut s.mvv_lva),
-            "futility_margin" => Slot::Weight(&mut s.futility_margin),
-            "lmr_divisor" => Slot::Weight(&mut s.lmr_divisor),
-            "null_reduction" => Slot::Weight(&mut s.null_reduction),
-            "aspiration_window" => Slot::Weight(&mut s.aspiration_window),
-            "contempt" => Slot::Weight(&mut s.contempt),
-            "movetime_soft" => Slot::Weight(&mut s.movetime_soft),
-            "clock_soft" => Slot::Weight(&mut s.clock_soft),
-            "lmr_history" => Slot::Weight(&mut s.lmr_history),
-            "iir" => Slot::Switch(&mut s.iir),
-            "futility_quiet" => Slot::Weight(&mut s.futility_quiet),
-            "pawn" => Slot::Weight(&mut e.material[0]),
-            "superpawn" => Slot::Weight(&mut e.material[1]),
-            "monkey" => Slot::Weight(&mut e.material[2]),
-            "giraffe" => Slot::Weight(&mut e.material[3]),
-            "zebra" => Slot::Weight(&mut e.material[4]),
-            "elephant" => Slot::Weight(&mut e.material[5]),
-            "crocodile" => Slot::Weight(&mut e.material[6]),
-            "pst" => Slot::Weight(&mut e.pst),
-            "mobility" => Slot::Weight(&mut e.mobility),
-            "drowning" => Slot::Weight(&mut e.drowning),
-            "lion_safety" => Slot::Weight(&mut e.lion_safety),
-            "lion_line" => Slot::Weight(&mut e.lion_line),
-            "pawn_advance" => Slot::Weight(&mut e.pawn_advance),
-            "promotion" => Slot::Weight(&mut e.promotion),
-            "tempo" => Slot::Weight(&mut e.tempo),
-            "threats" => Slot::Weight(&mut e.threats),
-            "nnue" => Slot::Switch(&mut e.nnue),
-            _ => return None,
-        })
-    }
-
     /// Sets a parameter by name (see [`PARAMS`]); switches take 0 or 1.
     pub fn set(&mut self, name: &str, value: impl Into<i128>) -> Result<(), ParamError> {
         let value: i128 = value.into();
@@ -414,14 +361,28 @@ mod tests {
         assert_eq!(params.inert(), ["pst", "tempo"]);
         params.set("nnue", 0).unwrap();
         assert!(params.inert().is_empty());
-        // The flag and the help text agree (`congo options` and `uci` show the help).
-        for info in PARAMS {
-            assert_eq!(
-                info.hand_written,
-                info.help.contains("hand-written evaluation, nnue=0"),
-                "{}",
-                info.name
-            );
+    }
+
+    #[test]
+    fn each_name_is_one_parameter_of_its_own() {
+        // The table gives every name its own place: setting one moves no other (two elements of an
+        // array row with the same index would share one), and no name is listed twice.
+        let default = Params::default();
+        for (i, info) in PARAMS.iter().enumerate() {
+            assert!(PARAMS[..i].iter().all(|p| p.name != info.name), "{} listed twice", info.name);
+            let mut params = default;
+            let value = if default.get(info.name) == Some(i64::from(info.max)) { info.min } else { info.max };
+            params.set(info.name, value).unwrap();
+            assert_ne!(params, default, "{} changed nothing", info.name);
+            for other in PARAMS.iter().filter(|p| p.name != info.name) {
+                assert_eq!(
+                    params.get(other.name),
+                    default.get(other.name),
+                    "{} moved {}",
+                    info.name,
+                    other.name
+                );
+            }
         }
     }
 
