@@ -330,3 +330,10 @@ def test_the_vector_env_runs_under_gymnasiums_wrappers_and_benchmark() -> None:
     assert rewards.tolist() == [-1.0] * 3
     assert terminations.all()
     assert infos["final_info"]["illegal_action"].all()
+
+
+def test_a_step_releases_the_gil() -> None:
+    from tests.gil import assert_releases_the_gil
+
+    games = VectorGame(20_000, seed=1, threads=1)  # a step of tens of milliseconds
+    assert_releases_the_gil(lambda: games.step(games.random_actions()))
