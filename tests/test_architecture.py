@@ -194,7 +194,7 @@ def test_class_module_names_say_where_to_import_them() -> None:
         cls = getattr(congo, name)
         assert cls.__module__ == "congo", name
         assert getattr(sys.modules[cls.__module__], name) is cls
-    for name in ("Engine", "SearchInfo", "History"):
+    for name in ("Engine", "SearchInfo", "History", "RecordError", "RootMove"):
         cls = getattr(_core, name)
         assert cls.__module__ == "congo._core", name
         assert getattr(sys.modules[cls.__module__], name) is cls

@@ -1015,8 +1015,8 @@ def _read_record(handle: TextIO) -> _core.Record | None:
     return _scanner(handle).read(handle)
 
 
-def _errors(errors: list[tuple[int, int, str]]) -> list[PgnError]:
-    return [PgnError(message, line) for _, line, message in errors]
+def _errors(errors: list[_core.RecordError]) -> list[PgnError]:
+    return [PgnError(error.message, error.line) for error in errors]
 
 
 def _add_default_tags(headers: Headers) -> None:
@@ -1054,7 +1054,7 @@ def _visit(record: _core.Record, visitor: BaseVisitor[ResultT], strict: bool) ->
     """Every call of the visitor API, in order."""
     problems: list[PgnError] = []
 
-    def report(at_errors: list[tuple[int, int, str]]) -> None:
+    def report(at_errors: list[_core.RecordError]) -> None:
         for error in _errors(at_errors):
             problems.append(error)
             visitor.handle_error(error)
@@ -1076,7 +1076,7 @@ def _visit(record: _core.Record, visitor: BaseVisitor[ResultT], strict: bool) ->
     pending = collections.deque(errors)
 
     def report_until(index: int) -> None:
-        while pending and pending[0][0] <= index:
+        while pending and pending[0].at <= index:
             report([pending.popleft()])
 
     headers = dict(tags)

@@ -130,7 +130,7 @@ class Tablebase:
         win, then slower wins, draws, the slowest loss, the quickest. ``None`` outside the
         tables."""
         found = self._tb.root_moves(to_position(board))
-        return None if found is None else [(move, dtm) for move, _, dtm in found]
+        return None if found is None else [(row.move, row.dtm) for row in found]
 
     def best_move(self, board: PositionLike) -> Move | None:
         """The distance-best move (the quickest win, or the slowest loss; a drawing move in a

@@ -49,6 +49,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<history::PyHistory>()?;
     m.add_class::<pgn::PyRecordScanner>()?;
     m.add_class::<pgn::PyRecord>()?;
+    m.add_class::<pgn::PyRecordError>()?;
     m.add_function(wrap_pyfunction!(bulk::perft, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::divide, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::random_playouts, m)?)?;
@@ -65,6 +66,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(san::san_line, m)?)?;
     m.add_function(wrap_pyfunction!(uci::run_uci, m)?)?;
     m.add_class::<tablebase::PyTablebase>()?;
+    m.add_class::<tablebase::RootMove>()?;
     m.add_function(wrap_pyfunction!(tablebase::tablebase_generate, m)?)?;
     m.add_function(wrap_pyfunction!(tablebase::tablebase_verify, m)?)?;
     m.add_function(wrap_pyfunction!(tablebase::tablebase_stats, m)?)?;

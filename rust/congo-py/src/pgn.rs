@@ -1,8 +1,7 @@
 //! Game records: thin wrappers over `congo_core::pgn` (`congo.pgn` builds the Python API on them).
 //!
 //! Events cross into Python as one list of plain objects: a `Move`, an `int` ≥ 0 (a glyph), a `str`
-//! (a comment), `-1` (a variation begins) or `-2` (it ends). Errors are `(event index, line,
-//! message)` tuples.
+//! (a comment), `-1` (a variation begins) or `-2` (it ends). Errors are `RecordError` records.
 
 use congo_core::pgn::{Event, Record, RecordError, Scanner};
 use pyo3::exceptions::PyTypeError;
@@ -11,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString};
 
 use crate::moves::PyMove;
+use crate::records::record;
 
 /// Where one game ends and the next begins, fed a line at a time (the per-handle state of
 /// `congo.pgn`'s readers).
@@ -25,10 +25,20 @@ pub struct PyRecord {
     inner: Record,
 }
 
-type ErrorTuple = (usize, usize, String);
+record! {
+    /// A problem found in a game record: `congo.pgn` makes a `PgnError` of it.
+    PyRecordError as "RecordError" in "congo._core" {
+        /// The number of events before the problem, so that a reader can report it in order.
+        at: usize,
+        /// The line of the input where the problem is (counted from 1 in the whole input).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    }
+}
 
-fn error_tuples(errors: Vec<RecordError>) -> Vec<ErrorTuple> {
-    errors.into_iter().map(|e| (e.at, e.line, e.message)).collect()
+fn error_records(errors: Vec<RecordError>) -> Vec<PyRecordError> {
+    errors.into_iter().map(|e| PyRecordError { at: e.at, line: e.line, message: e.message }).collect()
 }
 
 #[pymethods]
@@ -103,9 +113,9 @@ impl PyRecord {
     }
 
     /// `(tags, errors)`: the tags alone, as `(name, value)` pairs.
-    fn tags(&self) -> (Vec<(String, String)>, Vec<ErrorTuple>) {
+    fn tags(&self) -> (Vec<(String, String)>, Vec<PyRecordError>) {
         let (tags, errors) = self.inner.tags();
-        (tags, error_tuples(errors))
+        (tags, error_records(errors))
     }
 
     /// `(tags, events, result, errors, readable)`: the whole game. `readable` is `False` when no
@@ -114,7 +124,7 @@ impl PyRecord {
     fn parse<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<(Vec<(String, String)>, Bound<'py, PyList>, Option<&'static str>, Vec<ErrorTuple>, bool)>
+    ) -> PyResult<(Vec<(String, String)>, Bound<'py, PyList>, Option<&'static str>, Vec<PyRecordError>, bool)>
     {
         let game = self.inner.parse();
         let events = PyList::empty(py);
@@ -127,7 +137,7 @@ impl PyRecord {
                 Event::EndVariation => events.append(-2)?,
             }
         }
-        Ok((game.tags, events, game.result, error_tuples(game.errors), game.start.is_some()))
+        Ok((game.tags, events, game.result, error_records(game.errors), game.start.is_some()))
     }
 }
 

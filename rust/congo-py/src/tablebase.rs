@@ -41,8 +41,15 @@ fn value(v: Dtm) -> (i8, i32) {
     (v.wdl() as i8, v.signed())
 }
 
-/// A root move with `(wdl, dtm)` from the mover's point of view.
-type RootMoveRow = (Py<PyMove>, i8, i32);
+record! {
+    /// A legal move and the value of the position it leads to, from the mover's point of view (see
+    /// `value`): `Tablebase.root_moves` of `congo.tablebase` reads them.
+    RootMove in "congo._core" {
+        r#move: Py<PyMove>,
+        wdl: i8,
+        dtm: i32,
+    }
+}
 
 /// A directory of endgame tables, loaded table by table on first use.
 #[pyclass(frozen, module = "congo._core", name = "Tablebase")]
@@ -89,7 +96,7 @@ impl PyTablebase {
         &self,
         py: Python<'_>,
         position: &Bound<'_, PyPosition>,
-    ) -> PyResult<Option<Vec<RootMoveRow>>> {
+    ) -> PyResult<Option<Vec<RootMove>>> {
         let pos = position.get().inner;
         let Some(moves) = py.detach(|| self.inner.try_root_moves(&pos)).map_err(tablebase_error)? else {
             return Ok(None);
@@ -99,7 +106,7 @@ impl PyTablebase {
             .into_iter()
             .map(|(m, v)| {
                 let (wdl, dtm) = value(v);
-                Ok((objects.object(py, m.path)?, wdl, dtm))
+                Ok(RootMove { r#move: objects.object(py, m.path)?, wdl, dtm })
             })
             .collect::<PyResult<Vec<_>>>()
             .map(Some)
