@@ -697,13 +697,13 @@ impl<'a> Worker<'a> {
         if alpha >= beta {
             return alpha;
         }
-        let in_check = lion_attacked(board, us);
+        let lion_in_danger = lion_attacked(board, us);
         // A threatened lion must be answered: look one ply further (up to twice the iteration's depth,
         // so that a long chase cannot run away with the search).
-        let extend = in_check && self.params.lion_extension && (ply as i32) < 2 * self.root_depth;
+        let extend = lion_in_danger && self.params.lion_extension && (ply as i32) < 2 * self.root_depth;
         let depth = if extend { depth + 1 } else { depth };
         if depth <= 0 {
-            return self.quiescence_node(pos, alpha, beta, ply, in_check, 0);
+            return self.quiescence_node(pos, alpha, beta, ply, lion_in_danger, 0);
         }
         self.seldepth = self.seldepth.max(ply);
 
@@ -720,14 +720,14 @@ impl<'a> Worker<'a> {
         // shallower search first costs less and fills the table for the next iteration.
         let depth = if self.params.iir && depth >= 4 && tt_key == 0 { depth - 1 } else { depth };
 
-        let static_eval = if in_check { -INFINITE } else { self.evaluate(pos, ply) };
+        let static_eval = if lion_in_danger { -INFINITE } else { self.evaluate(pos, ply) };
 
         // Reverse futility: far above beta near the horizon, a quiet position will not fall below it.
         // Not for a side left with its lion and pawns: it may have to walk into a capture (every
         // move losing), which no static evaluation sees (a lone lion's mate in 2 waited for depth 8).
         if self.params.futility
             && !pv_node
-            && !in_check
+            && !lion_in_danger
             && depth <= 6
             && !is_decisive(beta)
             && static_eval - self.params.futility_margin * depth >= beta
@@ -742,7 +742,7 @@ impl<'a> Worker<'a> {
         if self.params.null_move
             && allow_null
             && !pv_node
-            && !in_check
+            && !lion_in_danger
             && depth >= 3
             && static_eval >= beta
             && !is_decisive(beta)
@@ -778,7 +778,7 @@ impl<'a> Worker<'a> {
         // Futility: far below alpha near the horizon, a quiet move will not bring the score up.
         let futile = self.params.futility_quiet > 0
             && !pv_node
-            && !in_check
+            && !lion_in_danger
             && depth <= 3
             && !is_decisive(alpha)
             && static_eval + self.params.futility_quiet * depth <= alpha;
@@ -788,7 +788,7 @@ impl<'a> Worker<'a> {
             let quiet = !sm.tactical;
             if self.params.lmp
                 && !pv_node
-                && !in_check
+                && !lion_in_danger
                 && quiet
                 && depth <= 3
                 && best > -MATE_BOUND
@@ -811,7 +811,7 @@ impl<'a> Worker<'a> {
                 if self.params.lmr
                     && depth >= 3
                     && quiet
-                    && !in_check
+                    && !lion_in_danger
                     && index > if pv_node { 5 } else { 3 }
                     && !can_capture_lion(child.board(), us)
                 {
@@ -882,8 +882,8 @@ impl<'a> Worker<'a> {
         if let Some(score) = self.settled(pos, ply, false) {
             return score;
         }
-        let in_check = lion_attacked(pos.board(), pos.turn());
-        self.quiescence_node(pos, alpha, beta, ply, in_check, qply)
+        let lion_in_danger = lion_attacked(pos.board(), pos.turn());
+        self.quiescence_node(pos, alpha, beta, ply, lion_in_danger, qply)
     }
 
     fn quiescence_node(
@@ -892,7 +892,7 @@ impl<'a> Worker<'a> {
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        in_check: bool,
+        lion_in_danger: bool,
         qply: usize,
     ) -> i32 {
         self.seldepth = self.seldepth.max(ply);
@@ -901,7 +901,7 @@ impl<'a> Worker<'a> {
         }
         // No transposition table here: quiescence nodes are many, short-lived and rarely met twice,
         // and measured without the table the search reaches the same depth a little sooner.
-        let evasions = in_check && qply < QS_EVASION_PLIES;
+        let evasions = lion_in_danger && qply < QS_EVASION_PLIES;
         let (mut best, stand_pat) = if evasions {
             (lost_at(ply), -INFINITE)
         } else {
