@@ -58,7 +58,7 @@ with warnings.catch_warnings():  # Starlette's advice about the httpx package it
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from congo.engine import Limit  # noqa: E402
-from congo.serve.app import LOOPBACK_HOSTS, MAX_MESSAGE, Settings, create_app  # noqa: E402
+from congo.serve.app import LOOPBACK_HOSTS, MAX_MESSAGE, Settings, create_app, server_config  # noqa: E402
 from congo.serve.watch import MatchWatch  # noqa: E402
 from tests.browser_support import CHROMIUM, missing_browser  # noqa: E402
 
@@ -109,7 +109,53 @@ def test_foreign_host_and_origin_are_refused(client: tuple[TestClient, str]) -> 
     assert http.get(f"/?token={token}", headers={"Host": "evil.example:8000"}).status_code == 403
     assert http.get(f"/?token={token}", headers={"Origin": "http://evil.example"}).status_code == 403
     assert http.get(f"/?token={token}", headers={"Host": "127.0.0.1:8000"}).status_code == 200
-    assert http.get(f"/?token={token}", headers={"Origin": "http://localhost:8000"}).status_code == 200
+    # The Origin is this server's own: its scheme, host and port, as the Host header names them.
+    own = {"Host": "127.0.0.1:8000"}
+    assert http.get(f"/?token={token}", headers={**own, "Origin": "http://127.0.0.1:8000"}).status_code == 200
+    for origin in (
+        "http://127.0.0.1:1",
+        "http://127.0.0.1",
+        "https://127.0.0.1:8000",
+        "https://localhost:9",
+        "http://localhost:8000",
+        "http://127.0.0.1:8000/path",
+        "null",
+    ):
+        assert http.get(f"/?token={token}", headers={**own, "Origin": origin}).status_code == 403, origin
+    # A Host header is a host and a port, nothing else.
+    for host in ("evil.com@127.0.0.1", "127.0.0.1#evil.com", "127.0.0.1/evil.com", "127.0.0.1:99999", "[::1"):
+        assert http.get(f"/?token={token}", headers={"Host": host}).status_code == 403, host
+    assert http.get(f"/?token={token}", headers={"Host": "[::1]:8000"}).status_code == 200
+
+
+def test_two_host_headers_are_refused() -> None:
+    from congo.serve.app import Guard
+
+    guard = Guard(lambda *_: None, "t", LOOPBACK_HOSTS)  # type: ignore[arg-type]
+    scope: dict[str, Any] = {"type": "http", "scheme": "http", "path": "/", "query_string": b"token=t"}
+    one = [(b"host", b"127.0.0.1:8000")]
+    assert guard.refusal({**scope, "headers": one}) is None
+    two = [(b"host", b"evil.example"), (b"host", b"127.0.0.1:8000")]
+    assert guard.refusal({**scope, "headers": two}) == "foreign Host header"
+    assert guard.refusal({**scope, "headers": list(reversed(two))}) == "foreign Host header"
+    assert guard.refusal({**scope, "headers": []}) == "foreign Host header"
+
+
+def test_every_address_accepts_ip_hosts_only() -> None:
+    """Listening on 0.0.0.0, the page is reached through the machine's address: a Host that is an IP
+    address is accepted (DNS rebinding needs a name), a name other than the machine's is not."""
+    from congo.serve.app import Guard
+
+    scope: dict[str, Any] = {"type": "http", "scheme": "http", "path": "/", "query_string": b"token=t"}
+    anywhere = Guard(lambda *_: None, "t", LOOPBACK_HOSTS | {"0.0.0.0"}, any_address=True)  # type: ignore[arg-type]
+    loopback = Guard(lambda *_: None, "t", LOOPBACK_HOSTS)  # type: ignore[arg-type]
+    for host, accepted in (
+        ("192.168.1.4:8000", True),
+        ("[fe80::1]:8000", True),
+        ("evil.example:8000", False),
+    ):
+        assert (anywhere.refusal({**scope, "headers": [(b"host", host.encode())]}) is None) == accepted, host
+        assert loopback.refusal({**scope, "headers": [(b"host", host.encode())]}) is not None, host
 
 
 def test_websockets_without_token_or_with_foreign_origin_are_refused(client: tuple[TestClient, str]) -> None:
@@ -123,7 +169,14 @@ def test_websockets_without_token_or_with_foreign_origin_are_refused(client: tup
         with pytest.raises(WebSocketDisconnect) as refused, http.websocket_connect(path, headers=headers):
             pass
         assert refused.value.code == 1008, path
-    with http.websocket_connect(f"/ws?token={token}", headers={"origin": "http://127.0.0.1:1234"}) as ws:
+    foreign = {"origin": "http://127.0.0.1:1234"}
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        http.websocket_connect(f"/ws?token={token}", headers=foreign),
+    ):
+        pass
+    assert refused.value.code == 1008
+    with http.websocket_connect(f"/ws?token={token}", headers={"origin": "http://testserver"}) as ws:
         assert _receive(ws, "state")["fen"] == congo.STARTING_FEN
 
 
@@ -354,15 +407,19 @@ def test_match_watch_streams_to_the_end() -> None:
     with TestClient(app) as http, http.websocket_connect(f"/ws?token={token}&view=match") as ws:
         message = _receive(ws, "match")
         clocks = []
+        finished = list(message["finished"])
         while not message["done"]:
             clocks.append(message["current"].get("clocks"))
             message = _receive(ws, "match")
+            assert message["finished_from"] == len(finished)  # only what is new since the last
+            finished += message["finished"]
         clocks.append(message["current"].get("clocks"))  # the match may be over before the tab came
         assert any(clock and clock["white"] > 0 and clock["black"] > 0 for clock in clocks)
         assert message["games"] == 2
         first, second = (float(x) for x in message["score"].split("-"))
         assert first + second == 2
-        assert all(game["result"] in ("1-0", "0-1", "1/2-1/2") for game in message["finished"])
+        assert [game["index"] for game in finished] == [0, 1]
+        assert all(game["result"] in ("1-0", "0-1", "1/2-1/2") for game in finished)
 
 
 def test_a_match_message_stays_what_it_was_when_sent() -> None:
@@ -426,8 +483,427 @@ def test_binding_beyond_loopback_warns(tmp_path: Path) -> None:
     assert _is_loopback("127.0.0.1")
     assert _is_loopback("::1")
     assert _is_loopback("localhost")
+    assert _is_loopback("127.1.2.3")
+    assert _is_loopback("::ffff:127.0.0.1")
+    assert not _is_loopback("::ffff:192.168.1.4")
     assert not _is_loopback("0.0.0.0")
     assert not _is_loopback("192.168.1.4")
+
+
+# -- bounded work, bounded queues ---------------------------------------------------------------------
+
+MOST_MOVES_FEN = "1C1G3/1M1lMMM/3g1m1/GMmmmem/G2cMm1/2Scmzm/S2L1S1 w 1"  # 25,786 legal moves
+
+
+def test_a_position_with_the_most_moves_is_bounded(client: tuple[TestClient, str]) -> None:
+    """Its state carries the number of legal moves, not 25,786 SANs (2 MB, 10 s under the game's
+    lock); the moves that match typed text are sent on demand; and another tab's ping is answered
+    while it is open."""
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={MOST_MOVES_FEN}") as worst:
+        text = worst.receive_text()
+        state = json.loads(text)
+        assert (state["type"], state["fen"]) == ("state", MOST_MOVES_FEN)
+        assert (state["legal"], state["legal_count"]) == (None, 25_786)
+        assert len(text) < 100_000
+        board = congo.Board(MOST_MOVES_FEN)
+        for typed in ("e3", "Mxc3xe1", "Lxe2", "d1"):
+            worst.send_json({"type": "complete", "text": typed})
+            found = _receive(worst, "completions")
+            assert (found["fen"], found["text"]) == (MOST_MOVES_FEN, typed)
+            assert 1 <= len(found["moves"]) <= 12, typed
+            for move in found["moves"]:
+                assert board.san(congo.Move.from_uci(move["uci"])) == move["san"]
+        with http.websocket_connect(f"/ws?token={token}") as other:
+            _receive(other, "state")
+            other.send_json({"type": "ping"})
+            assert _receive(other, "pong") == {"type": "pong"}
+        worst.send_json({"type": "move", "move": "Lxe2"})
+        assert _receive(worst, "state")["moves"][0]["san"] == "Lxe2"
+
+
+def test_a_tab_that_does_not_read_is_dropped_not_queued_for() -> None:
+    import asyncio
+
+    from congo.serve.app import MAX_QUEUE, OVERFLOW, Subscriber
+
+    loop = asyncio.new_event_loop()
+    try:
+        subscriber = Subscriber(loop)
+        # A state supersedes the one before it while unsent: however many, one waits.
+        for ply in range(10 * MAX_QUEUE):
+            subscriber.send({"type": "state", "ply": ply}, replaces="state")
+        loop.run_until_complete(asyncio.sleep(0))  # the handed-over messages are queued now
+        assert [json.loads(text or "")["ply"] for _, text in subscriber.pending] == [10 * MAX_QUEUE - 1]
+        assert not subscriber.closed
+        # Answers are not superseded: past MAX_QUEUE the tab is given up on and its queue emptied.
+        for ply in range(10 * MAX_QUEUE):
+            subscriber.send({"type": "choices", "ply": ply})
+        loop.run_until_complete(asyncio.sleep(0))
+        assert subscriber.closed
+        assert list(subscriber.pending) == [(None, OVERFLOW)]
+        assert loop.run_until_complete(subscriber.get()) is OVERFLOW
+    finally:
+        loop.close()
+
+
+def test_messages_of_a_tab_that_has_gone_are_not_handled(monkeypatch: pytest.MonkeyPatch) -> None:
+    import congo.serve.app as app_module
+
+    handled = []
+    real = app_module.handle
+
+    def counting(*args: Any) -> Any:
+        handled.append(args[2].get("type"))
+        return real(*args)
+
+    monkeypatch.setattr(app_module, "handle", counting)
+    app, _, token = _test_app()
+    with TestClient(app) as http, http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        _receive(ws, "state")
+        before = len(handled)
+        for _ in range(2_000):
+            ws.send_json({"type": "goto", "ply": 0})
+        # The socket's handler has ended (the test client waits for it): what was left is dropped.
+    assert len(handled) - before <= app_module.MAX_INBOX + 1
+
+
+def test_a_match_message_carries_only_the_games_new_since_the_last() -> None:
+    app, hub, token = _test_app()
+    hub.match = MatchWatch("random", "random", games=6)
+    received = 0
+    with TestClient(app) as http, http.websocket_connect(f"/ws?token={token}&view=match") as ws:
+        seen: list[int] = []
+        while True:
+            text = ws.receive_text()
+            received += len(text)
+            message = json.loads(text)
+            if message["type"] != "match":
+                continue
+            seen += [game["index"] for game in message["finished"]]
+            if message["done"]:
+                break
+    assert seen == list(range(6))  # each game's record sent once, not once a move
+
+
+def test_sockets_are_capped_per_game_and_in_all() -> None:
+    app, _, token = _test_app(max_sockets=3, max_sockets_per_game=2)
+    with TestClient(app) as http:
+        with (
+            http.websocket_connect(f"/ws?token={token}") as one,
+            http.websocket_connect(f"/ws?token={token}") as two,
+        ):
+            _receive(one, "state")
+            _receive(two, "state")
+            with (
+                pytest.raises(WebSocketDisconnect) as refused,
+                http.websocket_connect(f"/ws?token={token}") as third,
+            ):
+                _receive(third, "state")
+            assert refused.value.code == 1013
+            with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as own:
+                _receive(own, "state")
+                path = f"/ws?token={token}&fen={CHAIN_FEN}"
+                with pytest.raises(WebSocketDisconnect) as full, http.websocket_connect(path) as fourth:
+                    _receive(fourth, "state")
+                assert full.value.code == 1013
+        # Closed tabs free their places.
+        with http.websocket_connect(f"/ws?token={token}") as again:
+            assert _receive(again, "state")["fen"] == congo.STARTING_FEN
+
+
+def test_a_message_to_every_tab_is_serialised_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import congo.serve.app as app_module
+
+    encoded: list[str] = []
+    real = app_module.encode
+
+    def counting(message: Any) -> str:
+        encoded.append(message.get("type"))
+        return real(message)
+
+    monkeypatch.setattr(app_module, "encode", counting)
+    app, _, token = _test_app()
+    with TestClient(app) as http:
+        tabs = [http.websocket_connect(f"/ws?token={token}") for _ in range(5)]
+        sockets = [tab.__enter__() for tab in tabs]
+        try:
+            for ws in sockets:
+                _receive(ws, "state")
+            encoded.clear()
+            sockets[0].send_json({"type": "move", "move": "c2c3"})
+            for ws in sockets:
+                assert _receive(ws, "state")["moves"][0]["uci"] == "c2c3"
+            assert encoded.count("state") == 1
+        finally:
+            for tab in tabs:
+                tab.__exit__(None, None, None)
+
+
+def test_deeply_nested_json_closes_the_socket_cleanly(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        _receive(ws, "state")
+        ws.send_text("[" * 200_000 + "]" * 200_000)
+        with pytest.raises(WebSocketDisconnect) as closed:
+            _receive(ws, "never sent")
+        assert closed.value.code == 1008
+    with http.websocket_connect(f"/ws?token={token}") as ws:  # the server goes on
+        assert _receive(ws, "state")["fen"] == congo.STARTING_FEN
+
+
+def test_a_request_that_never_ends_is_timed_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    import congo.serve.app as app_module
+
+    monkeypatch.setattr(app_module, "REQUEST_TIMEOUT", 0.5)
+    running = Server()
+    try:
+        with socket.create_connection(("127.0.0.1", running.port), timeout=60) as slow:
+            slow.sendall(b"GET /?token=" + running.token.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            assert slow.recv(4096) == b""  # closed by the server (a hang ends in socket.timeout)
+        with socket.create_connection(("127.0.0.1", running.port), timeout=60) as idle:
+            assert idle.recv(4096) == b""
+        # A whole request is answered as before.
+        import urllib.request
+
+        with urllib.request.urlopen(running.url(), timeout=60) as response:
+            assert response.status == 200
+    finally:
+        running.close()
+
+
+def _engine_reply(ws: Any, plies: int) -> dict[str, Any]:
+    """The state once the line has ``plies`` moves; an engine that failed fails the test."""
+    while True:
+        message = ws.receive_json()
+        assert "engine failed" not in message.get("message", ""), message
+        if message["type"] == "state" and len(message["moves"]) >= plies:
+            return dict(message)
+
+
+@pytest.fixture
+def slow_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every search begins a moment after it is asked for, as a thread may: a stop sent then is
+    lost (the engine is not searching yet), and the search runs to its limit."""
+    from congo.engine import Engine
+
+    real = Engine.search
+
+    def search(self: Engine, *args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.3)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Engine, "search", search)
+
+
+@pytest.mark.usefixtures("slow_to_start")
+def test_new_game_while_the_engine_thinks_gets_a_move(client: tuple[TestClient, str]) -> None:
+    """The stop of the search in progress is asynchronous (and lost when sent before the search
+    began): the next search must not find the engine still searching (it would never move)."""
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&mode=play&side=black&limit=time:60") as ws:
+        _receive(ws, "state")
+        for _ in range(3):
+            # A tab's messages are handled in order: the engine is thinking (for a minute) now.
+            ws.send_json({"type": "new", "mode": "play", "side": "black", "limit": "nodes:300"})
+            assert _receive(ws, "state")["moves"] == []
+            assert len(_engine_reply(ws, 1)["moves"]) == 1
+            ws.send_json({"type": "new", "mode": "play", "side": "black", "limit": "time:60"})
+            assert _receive(ws, "state")["moves"] == []
+
+
+@pytest.mark.usefixtures("slow_to_start")
+def test_takeback_while_the_engine_thinks_gets_a_move(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&mode=play&side=white&limit=time:1") as ws:
+        _receive(ws, "state")
+        for _ in range(2):
+            ws.send_json({"type": "move", "move": "c2c3"})
+            ws.send_json({"type": "takeback"})  # handled while the engine thinks its second
+            ws.send_json({"type": "move", "move": "c2c3"})
+            state = _engine_reply(ws, 2)
+            assert state["turn"] == "w"
+            ws.send_json({"type": "new", "mode": "play", "side": "white", "limit": "time:1"})
+            assert _receive(ws, "state")["moves"] == []
+
+
+# -- small things of the page ---------------------------------------------------------------------------
+
+
+def test_favicon_is_answered_without_the_token(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    assert http.get("/favicon.ico").status_code == 204
+    assert http.get("/favicon.ico", headers={"Host": "evil.example"}).status_code == 403
+    assert '<link rel="icon" href="data:,">' in http.get(f"/?token={token}").text
+
+
+def test_the_strength_menu_starts_at_the_server_default(client: tuple[TestClient, str]) -> None:
+    from congo.serve.app import DEFAULT_LIMIT
+
+    http, token = client
+    page = http.get(f"/?token={token}").text
+    chosen = re.findall(r'<option value="([^"]+)" selected>', page)
+    assert chosen == [DEFAULT_LIMIT]
+    with http.websocket_connect(f"/ws?token={token}") as ws:
+        assert _receive(ws, "state")["limit"] == DEFAULT_LIMIT
+
+
+def test_the_first_html_shows_the_board(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    page = http.get(f"/?token={token}&fen={CHAIN_FEN}").text
+    drawn = re.search(r'<div id="svg" class="svg">(.*?)</div>\s*<div id="squares"', page, re.S)
+    assert drawn is not None
+    assert drawn.group(1) == str(congo.svg.board(congo.Board(CHAIN_FEN)))
+    flipped = http.get(f"/?token={token}&mode=play&side=black").text
+    assert str(congo.svg.board(congo.Board(), orientation=False)) in flipped
+    main = http.get(f"/?token={token}").text
+    assert str(congo.svg.board(congo.Board())) in main
+
+
+# -- the command: interrupted matches -------------------------------------------------------------------
+
+
+def _serve(tmp_path: Path, *args: str) -> tuple[subprocess.Popen[str], str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "congo", "serve", "--port", "0", "--no-browser", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert process.stdout is not None
+    return process, process.stdout.readline().strip()
+
+
+def _watch_until(url: str, games: int) -> None:
+    """Watches the match view until ``games`` games are finished."""
+    websockets_sync = pytest.importorskip("websockets.sync.client")
+    token = url.split("token=")[1].split("&")[0]
+    address = url.split("/?")[0].replace("http://", "ws://")
+    for _ in range(600):  # the address is printed before the server listens
+        try:
+            ws = websockets_sync.connect(f"{address}/ws?token={token}&view=match", open_timeout=60)
+            break
+        except ConnectionRefusedError:
+            time.sleep(0.05)
+    else:
+        raise AssertionError("the server did not answer")
+    with ws:
+        while True:
+            message = json.loads(ws.recv(timeout=120))
+            if message["type"] == "match" and message["games"] >= games:
+                return
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_a_stopped_match_saves_its_finished_games(tmp_path: Path, signal_name: str) -> None:
+    import signal
+
+    saved = tmp_path / "games.pgn"
+    process, url = _serve(tmp_path, "--match", "random", "random", "--games", "2000", "--save", str(saved))
+    try:
+        _watch_until(url, 3)
+        process.send_signal(getattr(signal, signal_name))
+        status = process.wait(120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert status == (130 if signal_name == "SIGINT" else 128 + signal.SIGTERM)
+    records = io.StringIO(saved.read_text())
+    games = []
+    while (game := pgn.read_game(records)) is not None:
+        games.append(game)
+    assert len(games) >= 3
+    assert [game.headers["Round"] for game in games] == [str(n) for n in range(1, len(games) + 1)]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["games.pgn"]  # no temporary file left
+
+
+def test_a_bad_save_path_is_refused_before_the_first_game(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "congo",
+            "serve",
+            "--port",
+            "0",
+            "--no-browser",
+            "--match",
+            "random",
+            "random",
+            "--save",
+            str(tmp_path / "nonexistent" / "s.pgn"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""  # no address: no server, no game
+    assert "s.pgn" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_ctrl_c_kills_an_outside_engine_stuck_in_its_handshake(tmp_path: Path) -> None:
+    import signal
+
+    script = "import os, time; open('engine.pid', 'w').write(str(os.getpid())); time.sleep(600)"
+    hung = f'{sys.executable} -c "{script}"'
+    process, _url = _serve(tmp_path, "--match", "random", f"uci:{hung}", "--games", "2")
+    pid_file = tmp_path / "engine.pid"
+    try:
+        for _ in range(1200):  # the engine is started and waits in its handshake
+            if pid_file.exists() and pid_file.read_text():
+                break
+            time.sleep(0.05)
+        pid = int(pid_file.read_text())
+        process.send_signal(signal.SIGINT)
+        # Prompt: not after the handshake's 30 s timeout (what waiting for the engine took). The
+        # bound only tells a stop from a hang: stopping takes about a second.
+        assert process.wait(15) == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    for _ in range(200):  # killed, and reaped once its parent is gone
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        raise AssertionError("the outside engine was left running after Ctrl-C")
+    assert list(tmp_path.iterdir()) == [pid_file]
+
+
+def test_congo_serve_accepts_its_own_printed_address(tmp_path: Path) -> None:
+    import signal
+    import urllib.error
+    import urllib.request
+
+    process, url = _serve(tmp_path, "--host", "127.1.2.3")
+    try:
+        assert url.startswith("http://127.1.2.3:")
+        for _ in range(600):
+            try:
+                with urllib.request.urlopen(url, timeout=60) as response:
+                    assert response.status == 200
+                break
+            except urllib.error.HTTPError:
+                raise  # refused (403): the failure this test is about
+            except OSError:  # not listening yet
+                time.sleep(0.05)
+        else:
+            raise AssertionError("the server did not answer")
+        process.send_signal(signal.SIGINT)
+        assert process.wait(60) == 130
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
 
 
 # -- the page in Chromium -------------------------------------------------------------------------
@@ -443,7 +919,7 @@ class Server:
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        self.server = uvicorn.Server(server_config(app))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
         self.thread.start()
         for _ in range(200):
@@ -714,6 +1190,38 @@ def test_engine_replies_in_play_mode(page: Page, server: Server) -> None:
     shot(page, "play")
     page.locator("#resign").click()
     expect(page.locator("[data-result]")).to_have_attribute("data-result", "0-1")
+
+
+@needs_browser
+def test_a_won_game_shows_its_result_as_the_score_and_nothing_is_refused(page: Page, server: Server) -> None:
+    refused: list[str] = []
+    page.on("response", lambda response: refused.append(response.url) if response.status >= 400 else None)
+    open_board(page, server, fen=CHAIN_FEN)
+    expect(page.locator("#limit")).to_have_value("time:1")  # what a new game will play at
+    page.locator("#typed").fill("b1d3f5d7")
+    page.locator("#typed").press("Enter")
+    expect(page.locator("[data-result]")).to_have_attribute("data-result", "1-0")
+    expect(page.locator("#score")).to_have_text("1-0")
+    expect(page.locator("#evalfill")).to_have_attribute("style", re.compile(r"height: 100%"))
+    assert refused == []  # no 403 for /favicon.ico
+
+
+@needs_browser
+def test_a_play_tab_with_many_legal_moves_lists_typed_matches(page: Page, server: Server) -> None:
+    open_board(page, server, fen=MOST_MOVES_FEN)
+    page.locator("#typed").fill("Lxe")
+    expect(page.locator("#typed-list li")).to_have_text(["Le1", "Lxe2"])  # as the page matches them
+
+
+@needs_browser
+def test_the_board_is_drawn_before_the_script_runs(browser: Browser, server: Server) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        bare = context.new_page()
+        bare.goto(server.url(fen=CHAIN_FEN))
+        expect(bare.locator("#svg svg")).to_have_count(1)
+    finally:
+        context.close()
 
 
 @needs_browser

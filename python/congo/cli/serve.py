@@ -59,12 +59,15 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _is_loopback(host: str) -> bool:
-    if host == "localhost":
+    if host.lower() == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        address = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped.is_loopback  # ::ffff:127.0.0.1
+    return address.is_loopback
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,28 +75,39 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from congo.serve.app import LOOPBACK_HOSTS, MAX_MESSAGE, Settings, create_app
+        from congo.serve.app import LOOPBACK_HOSTS, Settings, create_app, server_config
         from congo.serve.watch import MatchWatch
     except ImportError as error:  # a user error (exit 2, docs/cli.md): the extra is not installed
         raise ImportError(f"{error.name} is missing: {pip_install('serve')}") from None
     if args.match is None and (args.tc is not None or args.save is not None):
         raise ValueError("--tc and --save belong with --match")
-    hosts = set(LOOPBACK_HOSTS)
+    # The Host headers accepted: the loopback names, the address listened on (as printed), and
+    # on every address (0.0.0.0, ::) this machine's name and any IP address (DNS rebinding needs a
+    # name; an address cannot be made to point elsewhere).
+    hosts = set(LOOPBACK_HOSTS) | {args.host.lower().strip("[]")}
+    any_address = args.host in ("0.0.0.0", "::")
     if not _is_loopback(args.host):
         print(
             f"congo serve: warning: listening on {args.host}, not only on this machine: anyone who can"
             " reach it and knows the token can use the page (and the engine's CPU time)",
             file=sys.stderr,
         )
-        hosts.add(args.host.lower())
-        if args.host in ("0.0.0.0", "::"):
+        if any_address:
             hosts.add(socket.gethostname().lower())
-    settings = Settings(tablebase=args.tablebase, threads=args.threads, allowed_hosts=frozenset(hosts))
-    app, hub, token = create_app(settings)
+    settings = Settings(
+        tablebase=args.tablebase,
+        threads=args.threads,
+        allowed_hosts=frozenset(hosts),
+        any_address=any_address,
+    )
+    # The match (and its --save path, checked now: before the first game) before the server.
+    watch = None
     if args.match is not None:
-        hub.match = MatchWatch(
+        watch = MatchWatch(
             args.match[0], args.match[1], games=args.games, time_control=args.tc, save=args.save
         )
+    app, hub, token = create_app(settings)
+    hub.match = watch
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -107,10 +121,16 @@ def run(args: argparse.Namespace) -> int:
         query["mode"] = "match"
     url = f"http://{shown}:{port}/?{urlencode(query)}"
     print(url, flush=True)
-    config = uvicorn.Config(
-        app, log_level="warning", ws_max_size=MAX_MESSAGE + 4096, lifespan="on", timeout_graceful_shutdown=2
-    )
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(server_config(app))
+    handle_exit = server.handle_exit
+
+    def on_signal(sig: int, frame: Any) -> None:
+        # A second Ctrl-C (or SIGTERM): stop waiting for the match, save what was finished, go.
+        if server.should_exit and watch is not None:
+            watch.hurry.set()
+        handle_exit(sig, frame)
+
+    server.handle_exit = on_signal  # type: ignore[method-assign]
     if not args.no_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     try:

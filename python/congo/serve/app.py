@@ -3,26 +3,36 @@ WebSocket per browser tab.
 
 The server is authoritative: the page shows what the server sends (the board as ``congo.svg``
 renders it, the legal moves, the chain continuations) and asks for everything else; every move is
-checked here. Every request needs the access token (``?token=``), a ``Host`` header naming this
-machine, and (when the browser sends one) an ``Origin`` of this server; WebSocket messages are
-capped at :data:`MAX_MESSAGE` bytes.
+checked here. Every request needs the access token (``?token=``), one ``Host`` header naming this
+machine, and (when the browser sends one) an ``Origin`` of this server (scheme, host and port);
+WebSocket messages are capped at :data:`MAX_MESSAGE` bytes.
+
+Every per-connection resource is bounded, so that one tab cannot stall another: the messages
+waiting to be sent to a tab (:data:`MAX_QUEUE`; a tab that does not read them is closed) and those
+waiting to be handled (:data:`MAX_INBOX`; those of a tab that has gone are dropped), the sockets
+per game and in all (:class:`Settings`), the legal moves sent with a position
+(:data:`MAX_LEGAL_SENT`; beyond that they are asked for as they are typed), and the time a request
+may take to arrive (:data:`REQUEST_TIMEOUT`). A message for every tab of a game is serialised once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import hmac
 import html
 import io
+import ipaddress
 import json
+import re
 import secrets
 import threading
 from collections.abc import AsyncIterator, Mapping
 from importlib import resources
 from typing import Any, Callable
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -40,13 +50,36 @@ from congo.pieces import PIECE_NAMES
 from congo.squares import FILE_NAMES, RANK_NAMES
 from congo.tablebase import Tablebase
 
-__all__ = ["LOOPBACK_HOSTS", "MAX_MESSAGE", "Hub", "create_app", "parse_limit"]
+__all__ = ["LOOPBACK_HOSTS", "MAX_MESSAGE", "Hub", "create_app", "parse_limit", "server_config"]
 
 MAX_MESSAGE = 1 << 20
 """The largest WebSocket message accepted, in bytes (a pasted record must fit)."""
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 MAX_GAMES_KEPT = 64
 """Games (tabs opened with their own position) kept at once; the oldest unwatched go first."""
+MAX_QUEUE = 64
+"""Messages waiting to be sent to one tab: a tab that lets more pile up is closed (code 1008)."""
+MAX_INBOX = 64
+"""Messages from one tab waiting to be handled: a tab that sends more at once is closed (1008)."""
+MAX_LEGAL_SENT = 256
+"""Legal moves sent with a position (with their SAN). A position with more (up to 25,786) sends
+only their number; the page asks for the moves that match what is typed (``complete``)."""
+MAX_COMPLETIONS = 12
+"""Moves sent in answer to a ``complete``."""
+REQUEST_TIMEOUT = 10.0
+"""Seconds a connection may take to send a whole request (its headers) before it is closed."""
+MAX_CONNECTIONS = 256
+"""Connections and requests served at once; beyond that uvicorn answers 503."""
+DEFAULT_LIMIT = "time:1"
+"""The engine's strength in a new game, and the one the page's menu shows first."""
+LIMIT_CHOICES = (
+    ("nodes:2000", "2,000 nodes"),
+    ("nodes:20000", "20,000 nodes"),
+    ("depth:4", "depth 4"),
+    ("depth:8", "depth 8"),
+    ("time:1", "1 second"),
+    ("time:5", "5 seconds"),
+)
 
 STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
 
@@ -85,6 +118,11 @@ def white_score(score: Score, white_to_move: bool) -> str:
     return str(score.cp or 0)
 
 
+def encode(message: Mapping[str, Any]) -> str:
+    """A message as the text sent (once, however many tabs it goes to)."""
+    return json.dumps(message, default=str)
+
+
 def piece_names(board: Board) -> dict[str, str]:
     return {
         square_name(sq): f"{'white' if p.color else 'black'} {PIECE_NAMES[p.piece_type]}"
@@ -95,16 +133,49 @@ def piece_names(board: Board) -> dict[str, str]:
 # -- the shared state ---------------------------------------------------------------------------
 
 
+OVERFLOW = "overflow"
+"""What a tab's queue holds once it let more than :data:`MAX_QUEUE` messages pile up."""
+
+
 class Subscriber:
-    """One WebSocket: messages are handed to its event loop from any thread."""
+    """One WebSocket: messages (serialised, or dicts serialised here) are handed to its event loop
+    from any thread. A message that only says what is now (a state, an analysis, a match's move)
+    replaces one of its kind that is last in the queue, unsent; at most :data:`MAX_QUEUE` wait, and
+    a tab that lets more pile up is given up on (its queue emptied, the socket closed)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.pending: collections.deque[tuple[str | None, str | None]] = collections.deque()
+        self.closed = False
+        self._ready = asyncio.Event()
 
-    def send(self, message: dict[str, Any] | None) -> None:
+    def send(self, message: Mapping[str, Any] | str | None, *, replaces: str | None = None) -> None:
+        """Queues a message (``None``: the end); ``replaces`` names its kind, for one that
+        supersedes the last queued of that kind."""
+        text = message if message is None or isinstance(message, str) else encode(message)
         with contextlib.suppress(RuntimeError):  # a closed loop: the tab is gone
-            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+            self.loop.call_soon_threadsafe(self._put, text, replaces)
+
+    def _put(self, text: str | None, replaces: str | None) -> None:
+        """On the event loop: queues a message, or gives up on a tab that does not read."""
+        if self.closed:
+            return
+        if replaces is not None and self.pending and self.pending[-1][0] == replaces:
+            self.pending[-1] = (replaces, text)
+        elif text is not None and len(self.pending) >= MAX_QUEUE:
+            self.closed = True
+            self.pending.clear()
+            self.pending.append((None, OVERFLOW))
+        else:
+            self.pending.append((replaces, text))
+        self._ready.set()
+
+    async def get(self) -> str | None:
+        """The next message to send (on the event loop)."""
+        while not self.pending:
+            self._ready.clear()
+            await self._ready.wait()
+        return self.pending.popleft()[1]
 
 
 class Analyser:
@@ -210,6 +281,13 @@ class Settings:
     hash_mb: int = _core.GAME_POOL_HASH_MB
     analysis_limit: Limit = dataclasses.field(default_factory=lambda: Limit(time=120.0))
     allowed_hosts: frozenset[str] = LOOPBACK_HOSTS
+    any_address: bool = False
+    """Listening on every address (``0.0.0.0``, ``::``): a ``Host`` that is an IP address is this
+    machine's (an address, unlike a name, cannot be rebound to another machine by DNS)."""
+    max_sockets: int = 64
+    """WebSockets open at once, over all tabs."""
+    max_sockets_per_game: int = 16
+    """WebSockets open at once on one game (or on the match)."""
 
 
 class Game:
@@ -227,7 +305,8 @@ class Game:
         self.cursor = 0
         self.mode = "analyse"
         self.human = True
-        self.limit_text = "time:1"
+        self.limit_text = DEFAULT_LIMIT
+        self.think_thread: threading.Thread | None = None
         self.resigned: bool | None = None  # the side that resigned
         self.analyser: Analyser | None = None
         self.player: Engine | None = None
@@ -285,8 +364,11 @@ class Game:
     def publish(self, message: dict[str, Any]) -> None:
         if message.get("type") == "analysis":
             self.last_analysis = message
+        text = encode(message)  # once for every tab
+        kind = message.get("type")
+        replaces = kind if kind in ("state", "analysis") else None
         for subscriber in list(self.subscribers):
-            subscriber.send(message)
+            subscriber.send(text, replaces=replaces)
 
     def render(self, board: Board, **extra: Any) -> dict[str, str]:
         return {
@@ -311,7 +393,12 @@ class Game:
             node = node.variation(move)
         result, reason = self.result()
         over = bool(result) and self.cursor == len(self.moves)
-        legal = [] if over else [{"uci": m.uci(), "san": board.san(m)} for m in board.legal_moves]
+        # The SAN of every legal move costs about 0.2 ms each: up to 25,786 of them would hold the
+        # game's lock for seconds. Beyond MAX_LEGAL_SENT only their number is sent.
+        legal_moves = [] if over else list(board.legal_moves)
+        legal: list[dict[str, str]] | None = None
+        if len(legal_moves) <= MAX_LEGAL_SENT:
+            legal = [{"uci": m.uci(), "san": board.san(m)} for m in legal_moves]
         message: dict[str, Any] = {
             "type": "state",
             "game": self.id,
@@ -327,6 +414,7 @@ class Game:
             "side": "white" if self.human else "black",
             "limit": self.limit_text,
             "legal": legal,
+            "legal_count": len(legal_moves),
             "thinking": bool(self.thinking),
             "lastmove": None if lastmove is None else lastmove.uci(),
             "tablebase": self.hub.probe(board),
@@ -388,12 +476,28 @@ class Game:
                     return
                 self.play(found.move)
 
-        threading.Thread(target=think, name="congo-serve-engine", daemon=True).start()
+        thread = threading.Thread(target=think, name="congo-serve-engine", daemon=True)
+        self.think_thread = thread
+        thread.start()
 
     def stop_engine(self) -> None:
-        if self.thinking and self.player is not None:
-            self.thinking = 0
-            self.player.stop()
+        """Ends the engine's move in progress. Its stop is asynchronous (and one sent before its
+        search began is lost), so the next move must not wait for it on the same engine (it would
+        find it still searching): that engine is let go, stopped until its thread ends, and the
+        next move gets a fresh one."""
+        thread, engine = self.think_thread, self.player
+        self.think_thread = None
+        self.thinking = 0
+        if engine is None or thread is None or not thread.is_alive():
+            return
+        self.player = None
+
+        def halt() -> None:
+            while thread.is_alive():
+                engine.stop()
+                thread.join(0.01)
+
+        threading.Thread(target=halt, name="congo-serve-engine-stop", daemon=True).start()
 
     def play(self, move: Move) -> None:
         board = self.board()
@@ -433,11 +537,14 @@ class Game:
         self.generation += 1
         if self.analyser is not None:
             self.analyser.stop()
-        if self.player is not None:
-            self.player.stop()
+        self.stop_engine()
         self.analyser = None
         self.player = None
         self.thinking = 0
+
+
+class Busy(ValueError):
+    """Too many tabs: the socket is closed with code 1013 (try again later)."""
 
 
 class Hub:
@@ -449,6 +556,7 @@ class Hub:
         self.lock = threading.Lock()
         self.tablebase = Tablebase(self.settings.tablebase) if self.settings.tablebase else None
         self.match: Any = None  # a congo.serve.watch.MatchWatch when --match was given
+        self.sockets = 0  # open WebSockets (counted on the event loop)
         self.games["main"] = Game(self, "main")
 
     def new_engine(self) -> Engine:
@@ -482,6 +590,8 @@ class Hub:
             game = self._find(game_id, fresh)
             if subscriber is not None:
                 with game.lock:
+                    if len(game.subscribers) >= self.settings.max_sockets_per_game:
+                        raise Busy(f"this game is open in {len(game.subscribers)} tabs already: close some")
                     game.subscribers.add(subscriber)
             return game
 
@@ -502,11 +612,34 @@ class Hub:
         self.games[game.id] = game
         return game
 
+    def first_board(self, params: Mapping[str, str]) -> str:
+        """The board a page opened with ``params`` shows first, drawn into the page itself (the
+        socket's state replaces it): the game it names, its ``fen``, or the main game."""
+        white = params.get("side") != "black"
+        if params.get("mode") == "match":
+            watch = self.match
+            if watch is None:
+                return ""
+            with watch.lock:
+                return str(watch.current.get("svg", ""))
+        game = self.games.get(params.get("game") or "")
+        if game is not None or not (params.get("fen") or params.get("mode") == "play"):
+            game = game or self.games["main"]
+            with game.lock:
+                board, lastmove = game.board(), game.moves[game.cursor - 1] if game.cursor else None
+            return str(congo.svg.board(board, orientation=white, lastmove=lastmove))
+        try:  # the tab's own game, not made yet
+            fen = params.get("fen")
+            board = Board(fen) if fen else Board()
+        except ValueError:
+            return ""  # the socket will say what is wrong with it
+        return str(congo.svg.board(board, orientation=white))
+
     def close(self) -> None:
+        if self.match is not None:  # first: its finished games are saved before anything else
+            self.match.stop()
         for game in list(self.games.values()):
             game.close()
-        if self.match is not None:
-            self.match.stop()
 
 
 # -- handling a tab's messages ---------------------------------------------------------------------
@@ -559,12 +692,68 @@ def choices(game: Game, path: list[int]) -> dict[str, Any]:
     return message
 
 
+MAX_SAN_SCAN = 256
+"""SANs computed at most for one ``complete`` (about 0.2 ms each in the worst position)."""
+
+
+def _normalise(text: str) -> str:
+    """What the page compares typed text by: lower case, no ``-``, ``x``, ``,``, ``+``, ``#``."""
+    return re.sub(r"[-x,+#\s]", "", text.lower())
+
+
+def _could_be_san(board: Board, uci: str, key: str) -> bool:
+    """Whether a move's SAN, normalised, might start with ``key``: its piece's letter (none for a
+    pawn, whose SAN starts with its file), perhaps its file, rank or square, then the squares it
+    goes to (checked without computing the SAN, which costs a search of the legal moves)."""
+    piece = board.piece_at(parse_square(uci[:2]))
+    letter = "" if piece is None else piece.symbol().lower()
+    rest = uci[2:]
+    forms = (
+        letter + rest,
+        letter + uci[0] + rest,
+        letter + uci[1] + rest,
+        letter + uci[:2] + rest,
+        uci[0] + rest,
+    )
+    return any(form.startswith(key) for form in forms)
+
+
+def completions(game: Game, text: str) -> dict[str, Any]:
+    """The legal moves that match typed text (its start), up to :data:`MAX_COMPLETIONS`: for a
+    position with more legal moves than a state carries. Matched by machine notation, and by SAN
+    for moves whose squares after the first fit (at most :data:`MAX_SAN_SCAN` SANs computed)."""
+    board = game.board()
+    result, _ = game.result()
+    over = bool(result) and game.cursor == len(game.moves)
+    key = _normalise(text)
+    lowered = text.strip().lower()
+    found: list[dict[str, str]] = []
+    scanned = 0
+    for move in [] if over or not key else board.legal_moves:
+        uci = move.uci()
+        if uci.startswith(key):
+            found.append({"uci": uci, "san": board.san(move)})
+        elif scanned < MAX_SAN_SCAN and _could_be_san(board, uci, key):
+            scanned += 1
+            san = board.san(move)
+            if san.lower().startswith(lowered) or _normalise(san).startswith(key):
+                found.append({"uci": uci, "san": san})
+        if len(found) >= MAX_COMPLETIONS:
+            break
+    return {"type": "completions", "fen": board.fen(), "text": text, "moves": found}
+
+
 def handle(hub: Hub, game: Game, message: Mapping[str, Any]) -> dict[str, Any] | None:
     """One message from a tab; returns the reply for that tab alone (``None``: nothing)."""
     kind = message.get("type")
     with game.lock:
         if kind == "path":
             return choices(game, _path(message))
+        if kind == "complete":
+            text = message.get("text")
+            if not isinstance(text, str) or len(text) > 64:
+                raise ValueError("text must be a string of at most 64 characters")
+            return completions(game, text)
         if kind == "move":
             text = message.get("move")
             if not isinstance(text, str) or not 1 <= len(text) <= 64:
@@ -681,41 +870,89 @@ def handle(hub: Hub, game: Game, message: Mapping[str, Any]) -> dict[str, Any] |
 # -- HTTP and WebSocket -----------------------------------------------------------------------------
 
 
-class Guard:
-    """Refuses every request without the token, with a foreign ``Host`` or a foreign ``Origin``."""
+_HOST = re.compile(r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9._-]+))(?::(?P<port>[0-9]{1,5}))?")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
-    def __init__(self, app: ASGIApp, token: str, hosts: frozenset[str]) -> None:
+
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """``host[:port]`` of a ``Host`` header (an IPv6 address in brackets) as (lower-case host,
+    port or ``None``); ``None`` for anything else (``evil.com@127.0.0.1``, ``127.0.0.1#x``,
+    ``127.0.0.1/x``, a port above 65535)."""
+    found = _HOST.fullmatch(value)
+    if found is None:
+        return None
+    port = None if found["port"] is None else int(found["port"])
+    if port is not None and port > 65535:
+        return None
+    host = found["v6"] or found["name"]
+    if found["v6"] is not None:
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return None
+    return host.lower(), port
+
+
+def is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+class Guard:
+    """Refuses every request without the token, with a ``Host`` that is not this machine's (or
+    more than one), or with an ``Origin`` other than this server's own (scheme, host and port, as
+    the ``Host`` header names it). ``/favicon.ico`` alone needs no token (browsers ask for it
+    without one): it is an empty answer (204)."""
+
+    def __init__(self, app: ASGIApp, token: str, hosts: frozenset[str], *, any_address: bool = False) -> None:
         self.app = app
         self.token = token
-        self.hosts = hosts
+        self.hosts = frozenset(host.lower().strip("[]") for host in hosts)
+        self.any_address = any_address
 
-    def _host_ok(self, value: str | None) -> bool:
-        if not value:
-            return False
-        try:
-            host = urlsplit("//" + value).hostname
-        except ValueError:
-            return False
-        return host is not None and host.lower() in self.hosts
+    def _host(self, values: list[str]) -> tuple[str, int | None] | None:
+        if len(values) != 1:  # none, or two (which one a proxy would read is anyone's guess)
+            return None
+        parsed = split_host(values[0])
+        if parsed is None:
+            return None
+        host = parsed[0]
+        if host in self.hosts or (self.any_address and is_address(host)):
+            return parsed
+        return None
 
-    def _origin_ok(self, value: str | None) -> bool:
-        if value is None:
-            return True
-        try:
-            parts = urlsplit(value)
-        except ValueError:
+    def _origin_ok(self, values: list[str], scheme: str, host: str, port: int) -> bool:
+        if not values:
+            return True  # not a browser's request from a page (curl, the page's own navigation)
+        if len(values) != 1:
             return False
-        return parts.scheme in ("http", "https") and (parts.hostname or "").lower() in self.hosts
+        found = re.fullmatch(r"(?P<scheme>https?)://(?P<host>[^/?#@]+)", values[0].lower())
+        if found is None:
+            return False
+        parsed = split_host(found["host"])
+        if parsed is None:
+            return False
+        origin_port = parsed[1] if parsed[1] is not None else _DEFAULT_PORTS[found["scheme"]]
+        return (found["scheme"], parsed[0], origin_port) == (scheme, host, port)
 
     def refusal(self, scope: Scope) -> str | None:
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        if not self._host_ok(headers.get("host")):
+        headers: dict[str, list[str]] = {}
+        for key, value in scope.get("headers", []):
+            headers.setdefault(key.decode("latin-1").lower(), []).append(value.decode("latin-1"))
+        host = self._host(headers.get("host", []))
+        if host is None:
             return "foreign Host header"
-        if not self._origin_ok(headers.get("origin")):
+        given: str = scope.get("scheme") or "http"
+        scheme = {"ws": "http", "wss": "https"}.get(given, given)
+        port = host[1] if host[1] is not None else _DEFAULT_PORTS.get(scheme, 80)
+        if not self._origin_ok(headers.get("origin", []), scheme, host[0], port):
             return "foreign Origin"
+        if scope.get("path") == "/favicon.ico":
+            return None
         query = scope.get("query_string", b"").decode("latin-1")
-        from urllib.parse import parse_qs
-
         given = parse_qs(query).get("token", [""])[0]
         if not hmac.compare_digest(given.encode(), self.token.encode()):
             return "missing or wrong token"
@@ -747,9 +984,15 @@ def create_app(
 
     async def page(request: Request) -> Response:
         config = {"token": token, "match": hub.match is not None}
-        text = page_template.replace("{{TOKEN}}", html.escape(token, quote=True)).replace(
-            "{{CONFIG}}", html.escape(json.dumps(config), quote=True)
+        board = await asyncio.to_thread(hub.first_board, request.query_params)
+        text = (
+            page_template.replace("{{TOKEN}}", html.escape(token, quote=True))
+            .replace("{{CONFIG}}", html.escape(json.dumps(config), quote=True))
+            .replace("{{LIMITS}}", _limit_options())
         )
+        match_view = request.query_params.get("mode") == "match"
+        text = text.replace("{{MATCHBOARD}}", board if match_view else "")
+        text = text.replace("{{BOARD}}", "" if match_view else board)
         return HTMLResponse(
             text,
             headers={
@@ -766,95 +1009,215 @@ def create_app(
             return PlainTextResponse("not found\n", status_code=404)
         return Response(_static(name), media_type=STATIC_FILES[name], headers={"Cache-Control": "no-store"})
 
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204, headers={"Cache-Control": "max-age=86400"})
+
     async def socket(websocket: WebSocket) -> None:
-        params = websocket.query_params
-        view = params.get("view", "game")
         await websocket.accept()
-        loop = asyncio.get_running_loop()
-        subscriber = Subscriber(loop)
-        game: Game | None = None
-        if view == "match":
-            if hub.match is None:
-                await websocket.send_json({"type": "error", "message": "no match is being played"})
-                await websocket.close()
-                return
-            hub.match.subscribe(subscriber)
-        else:
+        if hub.sockets >= hub.settings.max_sockets:
+            await websocket.close(code=1013, reason="too many tabs open: close some")
+            return
+        hub.sockets += 1
+        try:
+            await _serve_socket(hub, websocket)
+        finally:
+            hub.sockets -= 1
+
+    app = Starlette(
+        routes=[
+            Route("/", page),
+            Route("/favicon.ico", favicon),
+            Route("/static/{name}", static),
+            WebSocketRoute("/ws", socket),
+        ],
+        lifespan=_lifespan(hub),
+    )
+    guard = Guard(app, token, hub.settings.allowed_hosts, any_address=hub.settings.any_address)
+    return guard, hub, token
+
+
+def _limit_options() -> str:
+    """The page's strength menu, the default chosen: the one list of them (:data:`LIMIT_CHOICES`)."""
+    options = []
+    for value, label in LIMIT_CHOICES:
+        chosen = " selected" if value == DEFAULT_LIMIT else ""
+        options.append(f'<option value="{value}"{chosen}>{html.escape(label)}</option>')
+    return "".join(options)
+
+
+async def _serve_socket(hub: Hub, websocket: WebSocket) -> None:
+    """One tab: its messages are read as they come (into an inbox of at most :data:`MAX_INBOX`)
+    and handled one at a time; those still waiting when the tab goes are dropped."""
+    params = websocket.query_params
+    view = params.get("view", "game")
+    loop = asyncio.get_running_loop()
+    subscriber = Subscriber(loop)
+    game: Game | None = None
+    if view == "match":
+        if hub.match is None:
+            await websocket.send_json({"type": "error", "message": "no match is being played"})
+            await websocket.close()
+            return
+        if len(hub.match.subscribers) >= hub.settings.max_sockets_per_game:
+            await websocket.close(code=1013, reason="the match is open in too many tabs: close some")
+            return
+        hub.match.subscribe(subscriber)
+    else:
+        try:
+            fresh = bool(params.get("fen")) or params.get("mode") == "play"
+            game = await asyncio.to_thread(hub.game, params.get("game"), fresh, subscriber)
+        except Busy as error:
+            await websocket.close(code=1013, reason=str(error)[:120])
+            return
+        except ValueError as error:
+            await websocket.send_json({"type": "error", "message": str(error)})
+            await websocket.close()
+            return
+        mode = params.get("mode")
+        if not params.get("game") and fresh:
+            # A tab that asked for its own game sets it up.
+            setup = {
+                "type": "new",
+                "mode": mode or "analyse",
+                "side": params.get("side", "white"),
+                "limit": params.get("limit", game.limit_text),
+                "fen": params.get("fen"),
+            }
             try:
-                fresh = bool(params.get("fen")) or params.get("mode") == "play"
-                game = await asyncio.to_thread(hub.game, params.get("game"), fresh, subscriber)
+                await asyncio.to_thread(handle, hub, game, setup)
             except ValueError as error:
                 await websocket.send_json({"type": "error", "message": str(error)})
-                await websocket.close()
+        else:
+            await asyncio.to_thread(_join, game, subscriber)
+
+    closing: list[tuple[int, str]] = []  # why the server closes the socket, if it does
+
+    async def sender() -> None:
+        while True:
+            text = await subscriber.get()
+            if text is None:
                 return
-            mode = params.get("mode")
-            if not params.get("game") and fresh:
-                # A tab that asked for its own game sets it up.
-                setup = {
-                    "type": "new",
-                    "mode": mode or "analyse",
-                    "side": params.get("side", "white"),
-                    "limit": params.get("limit", game.limit_text),
-                    "fen": params.get("fen"),
-                }
-                try:
-                    await asyncio.to_thread(handle, hub, game, setup)
-                except ValueError as error:
-                    await websocket.send_json({"type": "error", "message": str(error)})
-            else:
-                await asyncio.to_thread(_join, game, subscriber)
+            if text is OVERFLOW:
+                closing.append((1008, "the tab did not read its messages"))
+                return
+            await websocket.send_text(text)
 
-        async def sender() -> None:
-            while True:
-                message = await subscriber.queue.get()
-                if message is None:
-                    return
-                await websocket.send_text(json.dumps(message, default=str))
+    inbox: asyncio.Queue[str] = asyncio.Queue()
+    gone = asyncio.Event()
 
-        task = asyncio.create_task(sender())
+    async def reader() -> None:
         try:
             while True:
                 received = await websocket.receive()
                 if received["type"] == "websocket.disconnect":
-                    break
+                    return
                 text = received.get("text")
                 if text is None and received.get("bytes") is not None:
                     text = received["bytes"].decode("utf-8", "replace")
                 if text is None:
                     continue
                 if len(text.encode("utf-8")) > MAX_MESSAGE:
-                    await _cancel(task)
-                    await websocket.close(code=1009, reason="message too big")
-                    break
-                try:
-                    message = json.loads(text)
-                    if not isinstance(message, dict):
-                        raise ValueError("a message is a JSON object")
-                    if game is None:
-                        raise ValueError("the match view only watches")
-                    reply = await asyncio.to_thread(handle, hub, game, message)
-                except (ValueError, TypeError) as error:
-                    reply = {"type": "error", "message": str(error), "request": str(message_type(text))}
-                if reply is not None:
-                    subscriber.send(reply)
-        except WebSocketDisconnect:
-            pass
+                    closing.append((1009, "message too big"))
+                    return
+                if inbox.qsize() >= MAX_INBOX:
+                    closing.append((1008, "too many messages waiting"))
+                    return
+                inbox.put_nowait(text)
+        except (WebSocketDisconnect, RuntimeError):
+            return
         finally:
-            await _cancel(task)
-            if game is not None:
-                await asyncio.to_thread(_leave, game, subscriber)
-            elif hub.match is not None:
-                hub.match.unsubscribe(subscriber)
+            gone.set()
+            while not inbox.empty():  # a tab that has gone: what it sent is not handled
+                inbox.get_nowait()
 
-    app = Starlette(
-        routes=[
-            Route("/", page),
-            Route("/static/{name}", static),
-            WebSocketRoute("/ws", socket),
-        ],
-        lifespan=_lifespan(hub),
-    )
-    return Guard(app, token, hub.settings.allowed_hosts), hub, token
+    async def handler() -> None:
+        while not gone.is_set():
+            text = await inbox.get()
+            if gone.is_set():
+                return
+            kind: object = None
+            try:
+                message = json.loads(text)
+                if not isinstance(message, dict):
+                    raise ValueError("a message is a JSON object")
+                kind = message.get("type")
+                if game is None:
+                    raise ValueError("the match view only watches")
+                reply = await asyncio.to_thread(handle, hub, game, message)
+            except RecursionError:
+                closing.append((1008, "message nested too deeply"))
+                return
+            except (ValueError, TypeError) as error:
+                reply = {"type": "error", "message": str(error), "request": str(kind)}
+            if reply is not None:
+                subscriber.send(reply)
+
+    tasks = [asyncio.create_task(job()) for job in (sender, reader, handler)]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            await _cancel(task)
+        if closing:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=closing[0][0], reason=closing[0][1])
+        if game is not None:
+            await asyncio.to_thread(_leave, game, subscriber)
+        elif hub.match is not None:
+            hub.match.unsubscribe(subscriber)
+
+
+class _TimedProtocol:
+    """Mixed into uvicorn's HTTP protocol: a connection that has not sent a whole request within
+    :data:`REQUEST_TIMEOUT` seconds of opening (or of its last response) is closed."""
+
+    timeout_request_task: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
+        self._arm()
+
+    def _arm(self) -> None:
+        loop: asyncio.AbstractEventLoop = self.loop  # type: ignore[attr-defined]
+        self.timeout_request_task = loop.call_later(REQUEST_TIMEOUT, self._request_timed_out)
+
+    def _request_timed_out(self) -> None:
+        transport = self.transport  # type: ignore[attr-defined]
+        if transport.is_closing() or transport.get_protocol() is not self:
+            return  # closed, or upgraded to a WebSocket
+        cycle = getattr(self, "cycle", None)
+        if cycle is not None and not cycle.response_complete:
+            self._arm()  # a request being answered (the page, a static file): not slow to arrive
+            return
+        transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.timeout_request_task is not None:
+            self.timeout_request_task.cancel()
+        super().connection_lost(exc)  # type: ignore[misc]
+
+
+def server_config(app: ASGIApp, **options: Any) -> Any:
+    """The ``uvicorn.Config`` of ``congo serve`` (and of the tests): the limits above, and a
+    WebSocket ping that closes a tab whose browser has gone without a word."""
+    import uvicorn
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Protocol(_TimedProtocol, H11Protocol):
+        pass
+
+    settings: dict[str, Any] = {
+        "log_level": "warning",
+        "ws_max_size": MAX_MESSAGE + 4096,
+        "lifespan": "on",
+        "timeout_graceful_shutdown": 2,
+        "timeout_keep_alive": 5,
+        "limit_concurrency": MAX_CONNECTIONS,
+        "h11_max_incomplete_event_size": 16 * 1024,
+        "http": Protocol,
+        **options,
+    }
+    return uvicorn.Config(app, **settings)
 
 
 def _lifespan(hub: Hub) -> Callable[[Starlette], contextlib.AbstractAsyncContextManager[None]]:
@@ -893,11 +1256,3 @@ def _join(game: Game, subscriber: Subscriber) -> None:
         if game.mode == "analyse" and (game.analyser is None or not game.analyser.running):
             game.analyser_for().start(board, game.moves[game.cursor - 1] if game.cursor else None)
         game.resume(board)
-
-
-def message_type(text: str) -> object:
-    try:
-        message = json.loads(text)
-    except ValueError:
-        return None
-    return message.get("type") if isinstance(message, dict) else None

@@ -1,10 +1,17 @@
 """Watching a match live: :func:`congo.match.run_match` in a thread, its players wrapped so that
-every move they choose is shown as it is made."""
+every move they choose is shown as it is made.
+
+Stopping (Ctrl-C, SIGTERM) aborts the players of the game in progress, as ``congo match`` does (an
+outside engine is killed, even one still in its handshake), and writes the finished games to
+``--save`` first. Each message a tab receives carries only the games finished since the one before
+(a tab that joins is sent them all once)."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from typing import TYPE_CHECKING, Any, Callable
+import time
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 import congo.svg
 from congo import match
@@ -30,6 +37,9 @@ class _Watched:
         self.name = inner.name
 
     def new_game(self) -> None:
+        # An outside engine is started here: not once the server is stopping.
+        if self.watch.stopping.is_set():
+            raise _Stopped()
         self.inner.new_game()
 
     def choose(self, board: Board) -> Any:
@@ -53,13 +63,21 @@ class _Watched:
             abort()
 
     def close(self) -> None:
+        self.watch.forget(self)
         close = getattr(self.inner, "close", None)
         if close is not None:
             close()
 
 
 def _wrap(factory: Callable[[int], match.Player], watch: MatchWatch) -> Callable[[int], match.Player]:
-    return lambda seed: _Watched(factory(seed), watch)
+    def make(seed: int) -> match.Player:
+        if watch.stopping.is_set():
+            raise _Stopped()
+        player = _Watched(factory(seed), watch)
+        watch.track(player)
+        return cast(match.Player, player)
+
+    return make
 
 
 class MatchWatch:
@@ -76,6 +94,15 @@ class MatchWatch:
         opening_plies: int = 4,
         max_plies: int = 200,
     ) -> None:
+        """Raises ``ValueError`` for a bad player, time control or ``save`` path (one that cannot be
+        written), before any game is played."""
+        if save is not None:
+            from congo._files import check_writable
+
+            try:
+                check_writable(save)
+            except OSError as error:
+                raise ValueError(f"cannot write the games to {save}: {error.strerror or error}") from None
         self.first = match.parse_player(first)
         self.second = match.parse_player(second)
         self.games = games
@@ -87,6 +114,11 @@ class MatchWatch:
         self.lock = threading.Lock()
         self.subscribers: set[Subscriber] = set()
         self.finished: list[dict[str, Any]] = []
+        self.records: list[match.GameRecord] = []  # what --save writes, in the order finished
+        self.saved = False
+        self.hurry = threading.Event()  # a second Ctrl-C: stop waiting for the match thread
+        self.players: set[_Watched] = set()
+        self._published = 0  # the finished games already sent to every tab
         self.points = [0.0, 0.0]
         self.current: dict[str, Any] = {}
         self.evals: dict[str, str] = {}
@@ -96,9 +128,10 @@ class MatchWatch:
 
     # -- what the tabs see
 
-    def snapshot(self) -> dict[str, Any]:
-        """The match as a message (called under ``lock``). Its lists and dicts are copies: a tab's
-        message is serialised later, on the server's event loop, while the match goes on."""
+    def snapshot(self, since: int = 0) -> dict[str, Any]:
+        """The match as a message (called under ``lock``), with the finished games from ``since``
+        on (``finished_from``). Its lists and dicts are copies: a tab's message is serialised
+        later, on the server's event loop, while the match goes on."""
         return {
             "type": "match",
             "first": self.first[0],
@@ -106,7 +139,8 @@ class MatchWatch:
             "score": f"{_points(self.points[0])}-{_points(self.points[1])}",
             "games": len(self.finished),
             "total": self.games,
-            "finished": list(self.finished),  # its games are never changed once in
+            "finished_from": since,
+            "finished": self.finished[since:],  # a copy; its games are never changed once in
             "current": dict(self.current),  # replaced, never changed, but copied all the same
             "evals": dict(self.evals),
             "done": self.done,
@@ -114,9 +148,16 @@ class MatchWatch:
         }
 
     def publish(self) -> None:
-        message = self.snapshot()
+        """Sends every tab what changed (called under ``lock``): serialised once for all of them."""
+        from congo.serve.app import encode
+
+        message = self.snapshot(self._published)
+        self._published = len(self.finished)
+        text = encode(message)
+        # A move supersedes the move before it, unsent; a finished game is always sent.
+        replaces = None if message["finished"] else "match"
         for subscriber in list(self.subscribers):
-            subscriber.send(message)
+            subscriber.send(text, replaces=replaces)
 
     def subscribe(self, subscriber: Subscriber) -> None:
         with self.lock:
@@ -161,6 +202,9 @@ class MatchWatch:
         first_white = game.index % 2 == 0
         winner = game.outcome.winner
         with self.lock:
+            if self.stopping.is_set():
+                return  # a game cut short by the stop (its players aborted): not a finished game
+            self.records.append(game)
             if winner is None:
                 self.points[0] += 0.5
                 self.points[1] += 0.5
@@ -199,7 +243,7 @@ class MatchWatch:
         first = (self.first[0], _wrap(self.first[1], self))
         second = (self.second[0], _wrap(self.second[1], self))
         try:
-            result = match.run_match(
+            match.run_match(
                 first,
                 second,
                 games=self.games,
@@ -208,10 +252,16 @@ class MatchWatch:
                 time_control=self.time_control,
                 on_game=self.on_game,
             )
-            if self.save is not None:
-                match.write_records(self.save, result.games, event="congo serve match")
-        except _Stopped:
-            return
+        except Exception as error:
+            if self.stopping.is_set():
+                return  # stopped: stop() saves what was finished
+            with self.lock:
+                self.error = str(error)
+        except BaseException:  # KeyboardInterrupt and the like: what was finished is kept
+            self.save_finished()
+            raise
+        try:
+            self.save_finished()
         except Exception as error:
             with self.lock:
                 self.error = str(error)
@@ -219,10 +269,43 @@ class MatchWatch:
             self.done = True
             self.publish()
 
-    def stop(self) -> None:
+    def track(self, player: _Watched) -> None:
+        with self.lock:
+            self.players.add(player)
+        if self.stopping.is_set():  # stopped while it was being made
+            player.abort()
+
+    def forget(self, player: _Watched) -> None:
+        with self.lock:
+            self.players.discard(player)
+
+    def save_finished(self) -> None:
+        """Writes the finished games to ``save`` (once; whole or not at all: a temporary file
+        created beside it, renamed into place)."""
+        with self.lock:
+            if self.save is None or self.saved:
+                return
+            self.saved = True
+            games = sorted(self.records, key=lambda game: game.index)
+        match.write_records(self.save, games, event="congo serve match")
+
+    def stop(self, wait: float = 10.0) -> None:
+        """Ends the match: aborts the players of the game in progress (an outside engine is killed),
+        waits for the match thread up to ``wait`` seconds (less after :attr:`hurry` is set), then
+        saves the finished games."""
         self.stopping.set()
-        if self.thread is not None:
-            self.thread.join(10)
+        with self.lock:
+            playing = list(self.players)
+        for player in playing:
+            with contextlib.suppress(Exception):
+                player.abort()
+        deadline = time.monotonic() + wait
+        thread = self.thread
+        while thread is not None and thread.is_alive() and not self.hurry.is_set():
+            if time.monotonic() > deadline:
+                break
+            thread.join(0.05)
+        self.save_finished()
 
 
 def _points(value: float) -> str:

@@ -267,11 +267,12 @@ function onState(message) {
   if (current) current.scrollIntoView({ block: "nearest" });
   // Analysis: reset until the engine reports on this position.
   if (analysisFen !== message.fen) resetAnalysis(message.mode === "analyse" ? "" : "off");
+  if (message.result && message.cursor === message.moves.length) showResult(message.result);
   $("analysis").hidden = message.mode !== "analyse";
   $("tablebase").textContent = message.tablebase ? "Tablebase: " + message.tablebase.text : "";
   $("tablebase").dataset.wdl = message.tablebase ? message.tablebase.wdl : "";
   $("side").value = message.side;
-  if (message.mode === "play") $("limit").value = message.limit;
+  $("limit").value = message.limit; // the server's strength, in every view: the one source of it
   $("resign").disabled = message.mode !== "play" || Boolean(message.result);
   updateTyped();
   // Announce what happened.
@@ -295,6 +296,12 @@ function resetAnalysis(text) {
   $("nps").textContent = "0";
   $("lines").textContent = "";
   setEvalBar(null);
+}
+
+// A finished game has no analysis: the result is its score, and the bar goes to the winner.
+function showResult(result) {
+  $("score").textContent = result;
+  setEvalBar(result === "1-0" ? "#0" : result === "0-1" ? "#-0" : "0");
 }
 
 function setEvalBar(score) {
@@ -334,14 +341,29 @@ function normalise(text) { return text.toLowerCase().replace(/[-x,+#\s]/g, ""); 
 
 function updateTyped() {
   const text = $("typed").value.trim();
-  const list = $("typed-list");
-  list.textContent = "";
+  $("typed-list").textContent = "";
   if (!text || !state) return;
+  if (state.legal === null) {
+    // Too many legal moves to send with the position: the server lists those that match.
+    send({ type: "complete", text });
+    return;
+  }
   const key = normalise(text);
   const matching = state.legal.filter((move) =>
     move.san.toLowerCase().startsWith(text.toLowerCase()) || normalise(move.san).startsWith(key)
     || move.uci.startsWith(key));
-  for (const move of matching.slice(0, 12)) {
+  showTyped(matching.slice(0, 12));
+}
+
+function onCompletions(message) {
+  if (!state || message.fen !== state.fen || message.text !== $("typed").value.trim()) return;
+  $("typed-list").textContent = "";
+  showTyped(message.moves);
+}
+
+function showTyped(matching) {
+  const list = $("typed-list");
+  for (const move of matching) {
     const item = document.createElement("li");
     item.textContent = move.san;
     item.dataset.uci = move.uci;
@@ -372,9 +394,10 @@ function onMatch(message) {
   const evals = message.evals || {};
   $("m-white-eval").textContent = evals.white ? "eval " + scoreText(evals.white) : "";
   $("m-black-eval").textContent = evals.black ? "eval " + scoreText(evals.black) : "";
+  // Each message carries the games finished since the one before (from "finished_from").
   const list = $("m-finished");
-  if (list.children.length !== message.finished.length) {
-    list.textContent = "";
+  if (message.finished_from === 0) list.textContent = "";
+  if (message.finished.length && message.finished_from === list.children.length) {
     for (const game of message.finished) {
       const item = document.createElement("li");
       item.dataset.result = game.result;
@@ -386,10 +409,8 @@ function onMatch(message) {
       item.appendChild(link);
       list.appendChild(item);
     }
-    if (message.finished.length) {
-      const last = message.finished[message.finished.length - 1];
-      announce(`Game ${message.finished.length}: ${last.result}. Score ${message.score}.`);
-    }
+    const last = message.finished[message.finished.length - 1];
+    announce(`Game ${message.games}: ${last.result}. Score ${message.score}.`);
   }
 }
 
@@ -420,6 +441,7 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "state") { showError(""); onState(message); }
     else if (message.type === "choices") onChoices(message);
+    else if (message.type === "completions") onCompletions(message);
     else if (message.type === "analysis") onAnalysis(message);
     else if (message.type === "match") onMatch(message);
     else if (message.type === "record") download(message.text, "congo-game.pgn");
