@@ -30,6 +30,7 @@ from congo.engine import (
     PovScore,
     SimpleEngine,
 )
+from tests.engine_support import silent_engine, stopped_while_starting
 
 CONGO_UCI = [sys.executable, "-m", "congo", "uci"]
 FOREIGN = [sys.executable, str(Path(__file__).with_name("foreign_engine.py"))]
@@ -240,6 +241,25 @@ def test_an_engine_that_hangs_times_out() -> None:
     sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
     with pytest.raises(TimeoutError):
         SimpleEngine.popen_uci(sleeper, timeout=0.5)
+
+
+def test_a_start_is_cancelled_from_another_thread_while_the_handshake_waits(tmp_path: Path) -> None:
+    silent, pid_file = silent_engine(tmp_path)
+    cancel = threading.Event()
+    # With no timeout only the cancel can end this start.
+    error = stopped_while_starting(
+        lambda: SimpleEngine.popen_uci(silent, timeout=None, cancel=cancel), cancel.set, pid_file
+    )
+    assert isinstance(error, EngineTerminatedError)
+    assert "cancelled" in str(error)
+
+
+def test_a_start_cancelled_before_it_begins_starts_nothing() -> None:
+    cancel = threading.Event()
+    cancel.set()
+    # Not FileNotFoundError: the program is not even looked for.
+    with pytest.raises(EngineTerminatedError, match="cancelled before it began"):
+        SimpleEngine.popen_uci("/nonexistent/engine", cancel=cancel)
 
 
 def test_nonsense_and_illegal_moves_are_engine_errors() -> None:

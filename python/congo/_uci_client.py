@@ -153,22 +153,33 @@ class SimpleEngine:
         *,
         timeout: float | None = 10.0,
         search_timeout: float | None = DEFAULT_SEARCH_TIMEOUT,
+        cancel: threading.Event | None = None,
         **popen_args: Any,
     ) -> SimpleEngine:
         """Starts an engine and shakes hands (``uci`` … ``uciok``). ``command`` is the program's path
         or its argument list (``["congo", "uci"]``), as with python-chess; ``popen_args`` go to
         ``subprocess.Popen``. ``timeout`` and ``search_timeout``: see :class:`SimpleEngine`.
+
+        ``cancel`` makes the start abortable from another thread: once the event is set, the
+        handshake stops waiting within a tenth of a second, the process (and its process group) is
+        killed and :class:`EngineTerminatedError` raised; set before the call, nothing is started.
+        A match runner gives each outside player such an event, so that a Ctrl-C does not wait
+        out the handshake of an engine that never answers. The event covers the start only: stop
+        an engine already returned with :meth:`kill`.
+
         Raises ``OSError`` if the program cannot be started, :class:`EngineTimeoutError` (a
         ``TimeoutError``) if it does not complete the handshake within ``timeout`` seconds,
-        :class:`EngineTerminatedError` if it exits, and ``ValueError`` for a negative or NaN
-        timeout."""
+        :class:`EngineTerminatedError` if it exits or the start is cancelled, and ``ValueError``
+        for a negative or NaN timeout."""
         _check_timeout("timeout", timeout)
         _check_timeout("search_timeout", search_timeout)
+        if cancel is not None and cancel.is_set():
+            raise EngineTerminatedError("the engine's start was cancelled before it began")
         args = [command] if isinstance(command, str) else list(command)
         connection = _Connection(args, popen_args)
         engine = cls(connection, timeout=timeout, search_timeout=search_timeout)
         try:
-            engine._handshake()
+            engine._handshake(cancel)
         except BaseException:
             connection.kill()
             raise
@@ -183,12 +194,20 @@ class SimpleEngine:
         """Sends a command; the engine has ``timeout`` to read it."""
         self._connection.send(line, self._deadline())
 
-    def _handshake(self) -> None:
+    def _handshake(self, cancel: threading.Event | None) -> None:
         self._send("uci")
         deadline = self._deadline()
+
+        def until() -> float | None:
+            # Read looks at its deadline again at least every 0.1 s while it waits: the moment
+            # to notice a cancelled start.
+            if cancel is not None and cancel.is_set():
+                raise EngineTerminatedError("the engine's start was cancelled during its handshake")
+            return deadline
+
         options = _Options()
         while True:
-            line = self._connection.read(deadline, "during the handshake (uci)")
+            line = self._connection.read(until, "during the handshake (uci)")
             if line == "uciok":
                 break
             if line.startswith("id "):
