@@ -119,7 +119,7 @@ PAIRINGS: list[Pairing] = [
 ]
 
 
-class MixedPlayer:
+class MixedPlayer(match.Player):
     """An intermediate rung between two players: each move is ``strong``'s with probability ``p``,
     else ``weak``'s (``mix:0.1:greedy:random``: greedy's move one time in ten, else a random one)."""
 

@@ -14,11 +14,11 @@ import argparse
 import sys
 import time
 
-from congo import match
+from congo import match, players
 from congo.engine import EngineError, SimpleEngine
 
 
-class PatientUciPlayer(match.UciPlayer):
+class PatientUciPlayer(players.UciPlayer):
     """A UCI player that waits long and starts again: an engine starting while the machine's disk
     is busy (a build, a test suite) once took more than the 30 s handshake timeout, and the error
     ended a match of 600 games. Starting is retried (the game has not begun, so nothing is
@@ -30,8 +30,7 @@ class PatientUciPlayer(match.UciPlayer):
                 engine = super()._started()
                 break
             except EngineError as error:
-                self._engine = None
-                if attempt == START_ATTEMPTS or self._aborted:
+                if attempt == START_ATTEMPTS or self._cancel.is_set():
                     raise  # the last attempt, or the match stopped it (an SPRT's decision, Ctrl-C)
                 print(f"  {self.name}: {error}; starting again ({attempt})", file=sys.stderr)
         engine.timeout = 120.0
@@ -54,8 +53,8 @@ def main() -> int:
     )
     args = parser.parse_args()
     sprt = None if args.sprt is None else match.SPRT.parse(args.sprt)
-    match.UciPlayer = PatientUciPlayer  # type: ignore[misc]
-    players = [match.parse_player(spec) for spec in (args.first, args.second)]
+    players.UciPlayer = PatientUciPlayer  # type: ignore[misc]  # parse_player makes these
+    first, second = (match.parse_player(spec) for spec in (args.first, args.second))
     start = time.time()
 
     def progress(result: match.MatchResult, game: object) -> None:
@@ -66,8 +65,8 @@ def main() -> int:
 
     openings = match.read_openings(args.openings) if args.openings else None
     result = match.run_match(
-        players[0],
-        players[1],
+        first,
+        second,
         games=args.games,
         seed=args.seed,
         openings=openings,

@@ -9,15 +9,8 @@ so that neither side profits from a lucky opening. The result reports the Elo di
 superiority, and, with an :class:`~congo.stats.SPRT`, the log-likelihood ratio; the match stops once
 the SPRT accepts a hypothesis.
 
-Players are described by short strings (see :func:`parse_player`)::
-
-    engine:time=0.1              the built-in engine, 0.1 s per move
-    engine:nodes=20000,null_move=0   20,000 nodes per move, null-move pruning off
-    alphabeta:depth=2            plain alpha-beta over material only, 2 plies
-    greedy                       takes the most material now, else a random move
-    random                       a random legal move
-    uci:congo uci                any engine speaking docs/protocol.md, started with this command line
-    uci[Hash=64,time=0.5]:./mybot   the same with options and a per-move limit
+Players are described by short strings (``engine:time=0.1``, ``uci:congo uci``, …): see
+:mod:`congo.players`, where they live, and :func:`~congo.players.parse_player`.
 
 Games may be played on a clock (:class:`TimeControl`, ``congo match --tc 10+0.1``): each side's
 time is measured around its moves, a side whose clock runs out loses on time, and an outside engine
@@ -34,28 +27,27 @@ import functools
 import importlib.resources
 import math
 import random
-import shlex
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from typing import Callable, Protocol, Union
+from typing import Callable, Union
 
-from congo import _core, pgn
+from congo import pgn
 from congo._core import Move, Position
-from congo._uci_process import _Connection
 from congo.board import Board, Outcome
 from congo.distributed import open_pool
-from congo.engine import (
-    Engine,
-    EngineError,
-    EngineTerminatedError,
-    Limit,
-    PlayResult,
-    PovScore,
-    Score,
-    SimpleEngine,
+from congo.engine import EngineError, EngineTerminatedError, Limit, PovScore, Score
+from congo.players import (
+    MAX_ALPHABETA_DEPTH,
+    AlphaBetaPlayer,
+    EnginePlayer,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    UciPlayer,
+    parse_player,
 )
-from congo.pieces import CROCODILE, ELEPHANT, GIRAFFE, LION, MONKEY, PAWN, SUPERPAWN, ZEBRA
+from congo.players import PlayerFactory as PlayerFactory  # not in __all__, but named match.PlayerFactory
 from congo.stats import SPRT, EloEstimate, elo_pentanomial, elo_trinomial
 
 __all__ = [
@@ -85,349 +77,11 @@ __all__ = [
     "run_match",
 ]
 
-MAX_ALPHABETA_DEPTH = 8
-"""The deepest :class:`AlphaBetaPlayer` (plain Python: depth 6 already takes over 30 s a game)."""
-
 Opening = Union[Sequence[Move], str]
 """Where a game starts: moves from the start position, or a FEN."""
 
 MAX_GAMES = 1_000_000
 """The most games one match may ask for (the openings are made up front)."""
-
-# Material values of the simple players (pawn, superpawn, monkey, giraffe, zebra, elephant, crocodile):
-# deliberately plain round numbers, independent of the engine's tuned weights.
-_MATERIAL = {PAWN: 100, SUPERPAWN: 250, MONKEY: 300, GIRAFFE: 300, ZEBRA: 300, ELEPHANT: 300, CROCODILE: 400}
-_WIN = 1_000_000
-
-
-class Player(Protocol):
-    """Anything that picks a move for a board.
-
-    A player may also have ``play(board, limit) -> PlayResult`` (used instead of ``choose``: it
-    receives the clock as a :class:`~congo.Limit` in timed games, ``None`` otherwise, and may report
-    its evaluation), ``abort()`` (end a move in progress from another thread, for Ctrl-C) and
-    ``close()`` (called after each game)."""
-
-    name: str
-
-    def choose(self, board: Board) -> Move:
-        """A legal move for the side to move (the game is not over)."""
-        ...
-
-    def new_game(self) -> None:
-        """Called before each game."""
-        ...
-
-
-class RandomPlayer:
-    """A uniformly random legal move."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.name = "random"
-        self._random = random.Random(seed)
-
-    def choose(self, board: Board) -> Move:
-        return self._random.choice(list(board.legal_moves))
-
-    def new_game(self) -> None:
-        pass
-
-
-def _material(position: Position) -> int:
-    """Material balance for the side to move; a captured lion is a win or a loss."""
-    if not position.pieces_mask(LION, position.turn):
-        return -_WIN
-    if not position.pieces_mask(LION, not position.turn):
-        return _WIN
-    total = 0
-    for piece_type, value in _MATERIAL.items():
-        own = bin(position.pieces_mask(piece_type, position.turn)).count("1")
-        theirs = bin(position.pieces_mask(piece_type, not position.turn)).count("1")
-        total += value * (own - theirs)
-    return total
-
-
-class GreedyPlayer:
-    """One ply of material: the move that leaves the most material (a lion capture first), ties
-    broken at random."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self.name = "greedy"
-        self._random = random.Random(seed)
-
-    def choose(self, board: Board) -> Move:
-        position = board.position
-        scored = [(-_material(position.push(move)), move) for move in position.legal_moves()]
-        best = max(score for score, _ in scored)
-        return self._random.choice([move for score, move in scored if score == best])
-
-    def new_game(self) -> None:
-        pass
-
-
-class AlphaBetaPlayer:
-    """Fixed-depth alpha-beta (negamax) over material only: the classic baseline opponent. Captures
-    are tried first; ties between equally good root moves are broken at random."""
-
-    def __init__(self, depth: int = 2, seed: int = 0) -> None:
-        if isinstance(depth, bool) or not isinstance(depth, int):
-            raise ValueError(f"alphabeta depth must be a positive int, got {depth!r}")
-        if not 1 <= depth <= MAX_ALPHABETA_DEPTH:
-            raise ValueError(
-                f"alphabeta depth must be from 1 to {MAX_ALPHABETA_DEPTH}, got {depth} "
-                "(it searches in plain Python: each ply multiplies its time; use engine:depth=N deeper)"
-            )
-        self.name = f"alphabeta:depth={depth}"
-        self.depth = depth
-        self._random = random.Random(seed)
-
-    def _negamax(self, position: Position, depth: int, alpha: int, beta: int) -> int:
-        outcome = position.outcome()
-        if outcome is not None:
-            return 0 if outcome.winner is None else -_WIN
-        if depth == 0:
-            return _material(position)
-        moves = sorted(position.legal_moves(), key=lambda m: not position.is_capture(m))
-        best = -2 * _WIN
-        for move in moves:
-            score = -self._negamax(position.push(move), depth - 1, -beta, -alpha)
-            if score > best:
-                best = score
-                alpha = max(alpha, score)
-                if alpha >= beta:
-                    break
-        return best
-
-    def choose(self, board: Board) -> Move:
-        position = board.position
-        scored = []
-        for move in position.legal_moves():
-            # A full window at the root, so that every move's score is exact and ties are real.
-            scored.append((-self._negamax(position.push(move), self.depth - 1, -2 * _WIN, 2 * _WIN), move))
-        best = max(score for score, _ in scored)
-        return self._random.choice([move for score, move in scored if score == best])
-
-    def new_game(self) -> None:
-        pass
-
-
-class EnginePlayer:
-    """The built-in engine with a per-move limit and options; its table is cleared between games. On
-    a clock it plays by the clock (its time manager) instead of the per-move limit."""
-
-    def __init__(
-        self,
-        limit: Limit,
-        *,
-        threads: int = 1,
-        hash_mb: int = _core.GAME_POOL_HASH_MB,
-        options: dict[str, int] | None = None,
-        name: str = "engine",
-    ) -> None:
-        self.name = name
-        self.limit = limit
-        self.engine = Engine(threads=threads, hash_mb=hash_mb, options=options)
-
-    def choose(self, board: Board) -> Move:
-        move = self.engine.search(board, self.limit).move
-        if move is None:  # only for a finished game, which a match never asks about
-            raise RuntimeError(f"the engine found no move in {board.fen()}")
-        return move
-
-    def play(self, board: Board, limit: Limit | None) -> PlayResult:
-        """The engine's move and what it thinks of it, by the clock in ``limit`` if there is one."""
-        return self.engine.play(board, self.limit if limit is None else limit)
-
-    def new_game(self) -> None:
-        self.engine.clear()
-
-    def abort(self) -> None:
-        """Ends a search in progress at once (from another thread)."""
-        self.engine.stop()
-
-
-class UciPlayer:
-    """An engine in another process speaking the protocol of ``docs/protocol.md``, driven through
-    :class:`~congo.engine.SimpleEngine`. It is started in its own process group, so that Ctrl-C in
-    a terminal reaches the match runner only, and stopped by :meth:`close`."""
-
-    def __init__(
-        self,
-        command: Sequence[str],
-        *,
-        limit: Limit | None = None,
-        options: dict[str, str] | None = None,
-        name: str | None = None,
-    ) -> None:
-        self.command = list(command)
-        self.name = name or "uci:" + shlex.join(self.command)
-        self.limit = limit or Limit(time=0.1)
-        self.options = dict(options or {})
-        self._engine: SimpleEngine | None = None
-        self._starting: _Connection | None = None
-        self._lock = threading.Lock()
-        self._aborted = False
-        self._game = 0
-
-    def _started(self) -> SimpleEngine:
-        if self._engine is None:
-            # SimpleEngine.popen_uci's steps, keeping the process at hand so that abort() can kill
-            # an engine still starting (a Ctrl-C must not wait for its handshake).
-            connection = _Connection(self.command, {"start_new_session": True})
-            with self._lock:
-                self._starting = connection
-                aborted = self._aborted
-            engine = SimpleEngine(connection, timeout=30.0)
-            try:
-                if aborted:
-                    raise EngineTerminatedError(f"{self.name} was stopped while starting")
-                engine._handshake()
-                engine.configure(self.options)
-            except BaseException:
-                connection.kill()
-                raise
-            finally:
-                with self._lock:
-                    self._starting = None
-            engine.timeout = 5.0
-            self._engine = engine
-        return self._engine
-
-    def choose(self, board: Board) -> Move:
-        move = self.play(board, None).move
-        if move is None:
-            raise EngineError(f"{self.name} answered no move in {board.fen()}")
-        return move
-
-    def play(self, board: Board, limit: Limit | None) -> PlayResult:
-        return self._started().play(board, self.limit if limit is None else limit, game=self._game)
-
-    def new_game(self) -> None:
-        # Started (and its options set) before the clock runs: starting a process takes a while.
-        self._game += 1
-        self._started()
-
-    def abort(self) -> None:
-        """Kills the engine process, even one still starting (a search waiting on it ends with an
-        error)."""
-        with self._lock:
-            self._aborted = True
-            starting = self._starting
-        if starting is not None:
-            starting.kill()
-        if self._engine is not None:
-            self._engine.kill()
-
-    def close(self) -> None:
-        if self._engine is not None:
-            self._engine.quit()
-            self._engine = None
-
-
-PlayerFactory = Callable[[int], Player]
-"""Makes a fresh player from a seed (each concurrently played game needs its own)."""
-
-
-def _parse_number(key: str, text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise ValueError(f"{key}={text!r} is not a number") from None
-
-
-def _parse_int(key: str, text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"{key}={text!r} is not an integer") from None
-
-
-def _parse_limit(settings: dict[str, str]) -> Limit:
-    """The per-move limit among ``settings`` (removed from them): ``time``, ``depth``, ``nodes``;
-    ``time=0.1`` when none is given."""
-    depth_text = settings.pop("depth", None)
-    nodes_text = settings.pop("nodes", None)
-    time_text = settings.pop("time", None)
-    if depth_text is None and nodes_text is None and time_text is None:
-        time_text = "0.1"
-    return Limit(
-        depth=None if depth_text is None else _parse_int("depth", depth_text),
-        nodes=None if nodes_text is None else _parse_int("nodes", nodes_text),
-        time=None if time_text is None else _parse_number("time", time_text),
-    )
-
-
-def _parse_uci_player(spec: str) -> tuple[str, PlayerFactory]:
-    """``uci:COMMAND LINE`` or ``uci[key=value,...]:COMMAND LINE``."""
-    head, _, command_line = spec.partition(":")
-    settings: dict[str, str] = {}
-    if head != "uci":
-        if not (head.startswith("uci[") and head.endswith("]")):
-            raise ValueError(f"expected uci:COMMAND or uci[key=value,...]:COMMAND, got {spec!r}")
-        for item in filter(None, (part.strip() for part in head[4:-1].split(","))):
-            key, sep, value = item.partition("=")
-            if not sep:
-                raise ValueError(f"expected key=value in player {spec!r}, got {item!r}")
-            settings[key.strip()] = value.strip()
-    try:
-        command = shlex.split(command_line)
-    except ValueError as error:
-        raise ValueError(f"cannot split the command line of {spec!r}: {error}") from None
-    if not command:
-        raise ValueError(f"player {spec!r} has no command line: expected uci:COMMAND")
-    limit = _parse_limit(settings)
-    name = "uci:" + command_line.strip()
-    return name, lambda seed: UciPlayer(command, limit=limit, options=settings, name=name)
-
-
-def parse_player(spec: str) -> tuple[str, PlayerFactory]:
-    """A player description (see the module docs) as a display name and a factory.
-
-    ``engine:`` takes ``time``, ``depth``, ``nodes`` (the per-move limit; default ``time=0.1``),
-    ``threads``, ``hash`` and any engine option (``congo.Engine.option_info()``). ``uci:`` is
-    followed by the command line of an engine speaking ``docs/protocol.md``; ``uci[...]`` takes the
-    per-move limit keys and any option the engine announces (sent with ``setoption``). On a clock
-    (``time_control`` of :func:`run_match`) engines play by the clock instead of their per-move
-    limit. Raises ``ValueError`` for an unknown player, key or value.
-    """
-    if spec.strip().startswith("uci:") or spec.strip().startswith("uci["):
-        return _parse_uci_player(spec.strip())
-    kind, _, rest = spec.strip().partition(":")
-    settings: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"expected key=value in player {spec!r}, got {item!r}")
-        settings[key.strip()] = value.strip()
-    if kind == "random":
-        _no_settings(spec, settings)
-        return "random", lambda seed: RandomPlayer(seed)
-    if kind == "greedy":
-        _no_settings(spec, settings)
-        return "greedy", lambda seed: GreedyPlayer(seed)
-    if kind == "alphabeta":
-        plies = _parse_int("depth", settings.pop("depth", "2"))
-        _no_settings(spec, settings)
-        AlphaBetaPlayer(plies)  # validates
-        return f"alphabeta:depth={plies}", lambda seed: AlphaBetaPlayer(plies, seed)
-    if kind == "engine":
-        limit = _parse_limit(settings)
-        threads = _parse_int("threads", settings.pop("threads", "1"))
-        hash_mb = _parse_int("hash", settings.pop("hash", "16"))
-        options = {key: _parse_int(key, value) for key, value in settings.items()}
-        name = spec.strip()
-        Engine(threads=threads, hash_mb=1, options=options)  # validates threads and options now
-        return name, lambda seed: EnginePlayer(
-            limit, threads=threads, hash_mb=hash_mb, options=options, name=name
-        )
-    raise ValueError(
-        f"unknown player {kind!r}: expected engine[:...], alphabeta[:depth=N], greedy, random or uci:COMMAND"
-    )
-
-
-def _no_settings(spec: str, settings: dict[str, str]) -> None:
-    if settings:
-        raise ValueError(f"player {spec!r} takes no settings, got {', '.join(settings)}")
 
 
 def make_openings(count: int, plies: int, seed: int) -> list[list[Move]]:
@@ -635,15 +289,6 @@ class _Cancelled(Exception):
     """The match was interrupted while this game was being played."""
 
 
-def _ask(player: Player, board: Board, limit: Limit | None) -> PlayResult:
-    play = getattr(player, "play", None)
-    if play is not None:
-        result = play(board, limit)
-        assert isinstance(result, PlayResult)
-        return result
-    return PlayResult(player.choose(board))
-
-
 def play_game(
     white: Player,
     black: Player,
@@ -700,7 +345,7 @@ def play_game(
             )
         started = time.perf_counter()
         try:
-            played = _ask(player, board, limit)
+            played = player.play(board, limit)
         except TimeoutError as error:
             if cancel is not None and cancel.is_set():
                 raise _Cancelled() from None
@@ -764,10 +409,8 @@ def play_match_game(
         if on_players is not None:
             on_players([])
         for player in (a, b):
-            close = getattr(player, "close", None)
-            if close is not None:
-                with contextlib.suppress(Exception):
-                    close()
+            with contextlib.suppress(Exception):
+                player.close()
     game.index = index
     return game
 
@@ -915,10 +558,8 @@ def _stop_slot(slot: _Slot) -> None:
     with slot.lock:
         playing = list(slot.players)
     for player in playing:
-        abort = getattr(player, "abort", None)
-        if abort is not None:
-            with contextlib.suppress(Exception):
-                abort()
+        with contextlib.suppress(Exception):
+            player.abort()
 
 
 def _play_on_slot(

@@ -1,0 +1,407 @@
+"""The players of a match (:mod:`congo.match`, ``congo match``, the match view of ``congo serve``,
+the opponent of the Gymnasium environment): engine configurations, outside engines and simple
+built-in opponents, all on one base class, :class:`Player`.
+
+Players are described by short strings (see :func:`parse_player`)::
+
+    engine:time=0.1              the built-in engine, 0.1 s per move
+    engine:nodes=20000,null_move=0   20,000 nodes per move, null-move pruning off
+    alphabeta:depth=2            plain alpha-beta over material only, 2 plies
+    greedy                       takes the most material now, else a random move
+    random                       a random legal move
+    uci:congo uci                any engine speaking docs/protocol.md, started with this command line
+    uci[Hash=64,time=0.5]:./mybot   the same with options and a per-move limit
+
+A new kind of player is a :class:`Player` subclass here and one entry in ``_KINDS`` (the table
+:func:`parse_player` reads its descriptions from).
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+import shlex
+import threading
+from collections.abc import Sequence
+from typing import Callable
+
+from congo import _core
+from congo._core import Move, Position
+from congo.board import Board
+from congo.engine import (
+    Engine,
+    EngineError,
+    EngineTerminatedError,
+    Limit,
+    PlayResult,
+    SimpleEngine,
+)
+from congo.pieces import CROCODILE, ELEPHANT, GIRAFFE, LION, MONKEY, PAWN, SUPERPAWN, ZEBRA
+
+__all__ = [
+    "MAX_ALPHABETA_DEPTH",
+    "AlphaBetaPlayer",
+    "EnginePlayer",
+    "GreedyPlayer",
+    "Player",
+    "PlayerFactory",
+    "RandomPlayer",
+    "UciPlayer",
+    "parse_player",
+]
+
+MAX_ALPHABETA_DEPTH = 8
+"""The deepest :class:`AlphaBetaPlayer` (plain Python: depth 6 already takes over 30 s a game)."""
+
+# Material values of the simple players (pawn, superpawn, monkey, giraffe, zebra, elephant, crocodile):
+# deliberately plain round numbers, independent of the engine's tuned weights.
+_MATERIAL = {PAWN: 100, SUPERPAWN: 250, MONKEY: 300, GIRAFFE: 300, ZEBRA: 300, ELEPHANT: 300, CROCODILE: 400}
+_WIN = 1_000_000
+
+
+class Player(abc.ABC):
+    """Anything that picks a move for a board: a subclass sets :attr:`name` and defines
+    :meth:`choose`; the other methods do nothing by default, so that the game loop calls each of
+    them on every player.
+
+    The game loop calls :meth:`new_game` before each game, :meth:`play` for each move, and
+    :meth:`close` after the game; :meth:`abort` may come from another thread at any time (Ctrl-C,
+    a decided SPRT)."""
+
+    name: str
+    """How records and summaries call the player."""
+
+    @abc.abstractmethod
+    def choose(self, board: Board) -> Move:
+        """A legal move for the side to move (the game is not over)."""
+
+    def play(self, board: Board, limit: Limit | None) -> PlayResult:
+        """The move for ``board`` and what the player thinks of it (``info``'s ``score``, if it
+        knows). ``limit`` is the clock as a :class:`~congo.Limit` in timed games, ``None``
+        otherwise. By default :meth:`choose`'s move, with no information."""
+        return PlayResult(self.choose(board))
+
+    def new_game(self) -> None:  # noqa: B027 (a no-op by design: most players keep nothing)
+        """Called before each game."""
+
+    def abort(self) -> None:  # noqa: B027
+        """Ends a move in progress at once; called from another thread (for Ctrl-C)."""
+
+    def close(self) -> None:  # noqa: B027
+        """Called after each game: frees what the player holds (an outside engine's process)."""
+
+
+PlayerFactory = Callable[[int], Player]
+"""Makes a fresh player from a seed (each concurrently played game needs its own)."""
+
+
+class RandomPlayer(Player):
+    """A uniformly random legal move."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.name = "random"
+        self._random = random.Random(seed)
+
+    def choose(self, board: Board) -> Move:
+        return self._random.choice(list(board.legal_moves))
+
+
+def _material(position: Position) -> int:
+    """Material balance for the side to move; a captured lion is a win or a loss."""
+    if not position.pieces_mask(LION, position.turn):
+        return -_WIN
+    if not position.pieces_mask(LION, not position.turn):
+        return _WIN
+    total = 0
+    for piece_type, value in _MATERIAL.items():
+        own = bin(position.pieces_mask(piece_type, position.turn)).count("1")
+        theirs = bin(position.pieces_mask(piece_type, not position.turn)).count("1")
+        total += value * (own - theirs)
+    return total
+
+
+class GreedyPlayer(Player):
+    """One ply of material: the move that leaves the most material (a lion capture first), ties
+    broken at random."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.name = "greedy"
+        self._random = random.Random(seed)
+
+    def choose(self, board: Board) -> Move:
+        position = board.position
+        scored = [(-_material(position.push(move)), move) for move in position.legal_moves()]
+        best = max(score for score, _ in scored)
+        return self._random.choice([move for score, move in scored if score == best])
+
+
+class AlphaBetaPlayer(Player):
+    """Fixed-depth alpha-beta (negamax) over material only: the classic baseline opponent. Captures
+    are tried first; ties between equally good root moves are broken at random."""
+
+    def __init__(self, depth: int = 2, seed: int = 0) -> None:
+        if isinstance(depth, bool) or not isinstance(depth, int):
+            raise ValueError(f"alphabeta depth must be a positive int, got {depth!r}")
+        if not 1 <= depth <= MAX_ALPHABETA_DEPTH:
+            raise ValueError(
+                f"alphabeta depth must be from 1 to {MAX_ALPHABETA_DEPTH}, got {depth} "
+                "(it searches in plain Python: each ply multiplies its time; use engine:depth=N deeper)"
+            )
+        self.name = f"alphabeta:depth={depth}"
+        self.depth = depth
+        self._random = random.Random(seed)
+
+    def _negamax(self, position: Position, depth: int, alpha: int, beta: int) -> int:
+        outcome = position.outcome()
+        if outcome is not None:
+            return 0 if outcome.winner is None else -_WIN
+        if depth == 0:
+            return _material(position)
+        moves = sorted(position.legal_moves(), key=lambda m: not position.is_capture(m))
+        best = -2 * _WIN
+        for move in moves:
+            score = -self._negamax(position.push(move), depth - 1, -beta, -alpha)
+            if score > best:
+                best = score
+                alpha = max(alpha, score)
+                if alpha >= beta:
+                    break
+        return best
+
+    def choose(self, board: Board) -> Move:
+        position = board.position
+        scored = []
+        for move in position.legal_moves():
+            # A full window at the root, so that every move's score is exact and ties are real.
+            scored.append((-self._negamax(position.push(move), self.depth - 1, -2 * _WIN, 2 * _WIN), move))
+        best = max(score for score, _ in scored)
+        return self._random.choice([move for score, move in scored if score == best])
+
+
+class EnginePlayer(Player):
+    """The built-in engine with a per-move limit and options; its table is cleared between games. On
+    a clock it plays by the clock (its time manager) instead of the per-move limit."""
+
+    def __init__(
+        self,
+        limit: Limit,
+        *,
+        threads: int = 1,
+        hash_mb: int = _core.GAME_POOL_HASH_MB,
+        options: dict[str, int] | None = None,
+        name: str = "engine",
+    ) -> None:
+        self.name = name
+        self.limit = limit
+        self.engine = Engine(threads=threads, hash_mb=hash_mb, options=options)
+
+    def choose(self, board: Board) -> Move:
+        move = self.engine.search(board, self.limit).move
+        if move is None:  # only for a finished game, which a match never asks about
+            raise RuntimeError(f"the engine found no move in {board.fen()}")
+        return move
+
+    def play(self, board: Board, limit: Limit | None) -> PlayResult:
+        """The engine's move and what it thinks of it, by the clock in ``limit`` if there is one."""
+        return self.engine.play(board, self.limit if limit is None else limit)
+
+    def new_game(self) -> None:
+        self.engine.clear()
+
+    def abort(self) -> None:
+        """Ends a search in progress at once (from another thread)."""
+        self.engine.stop()
+
+
+class UciPlayer(Player):
+    """An engine in another process speaking the protocol of ``docs/protocol.md``, driven through
+    :class:`~congo.engine.SimpleEngine`. It is started in its own process group, so that Ctrl-C in
+    a terminal reaches the match runner only, and stopped by :meth:`close`."""
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        limit: Limit | None = None,
+        options: dict[str, str] | None = None,
+        name: str | None = None,
+    ) -> None:
+        self.command = list(command)
+        self.name = name or "uci:" + shlex.join(self.command)
+        self.limit = limit or Limit(time=0.1)
+        self.options = dict(options or {})
+        self._engine: SimpleEngine | None = None
+        self._cancel = threading.Event()  # set by abort(): ends a start in progress too
+        self._lock = threading.Lock()  # orders abort() against the engine becoming known
+        self._game = 0
+
+    def _started(self) -> SimpleEngine:
+        if self._engine is not None:
+            return self._engine
+        # A Ctrl-C must not wait for a handshake: abort() cancels the start.
+        engine = SimpleEngine.popen_uci(self.command, timeout=30.0, cancel=self._cancel)
+        with self._lock:
+            self._engine = engine  # from here on abort() kills it
+            aborted = self._cancel.is_set()
+        try:
+            if aborted:
+                raise EngineTerminatedError(f"{self.name} was stopped while starting")
+            engine.configure(self.options)
+        except BaseException:
+            self._engine = None
+            engine.kill()
+            raise
+        engine.timeout = 5.0
+        return engine
+
+    def choose(self, board: Board) -> Move:
+        move = self.play(board, None).move
+        if move is None:
+            raise EngineError(f"{self.name} answered no move in {board.fen()}")
+        return move
+
+    def play(self, board: Board, limit: Limit | None) -> PlayResult:
+        return self._started().play(board, self.limit if limit is None else limit, game=self._game)
+
+    def new_game(self) -> None:
+        # Started (and its options set) before the clock runs: starting a process takes a while.
+        self._game += 1
+        self._started()
+
+    def abort(self) -> None:
+        """Kills the engine process, even one still starting (a search waiting on it ends with an
+        error)."""
+        with self._lock:
+            self._cancel.set()
+            engine = self._engine
+        if engine is not None:
+            engine.kill()
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.quit()
+            self._engine = None
+
+
+def _parse_number(key: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"{key}={text!r} is not a number") from None
+
+
+def _parse_int(key: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{key}={text!r} is not an integer") from None
+
+
+def _parse_limit(settings: dict[str, str]) -> Limit:
+    """The per-move limit among ``settings`` (removed from them): ``time``, ``depth``, ``nodes``;
+    ``time=0.1`` when none is given."""
+    depth_text = settings.pop("depth", None)
+    nodes_text = settings.pop("nodes", None)
+    time_text = settings.pop("time", None)
+    if depth_text is None and nodes_text is None and time_text is None:
+        time_text = "0.1"
+    return Limit(
+        depth=None if depth_text is None else _parse_int("depth", depth_text),
+        nodes=None if nodes_text is None else _parse_int("nodes", nodes_text),
+        time=None if time_text is None else _parse_number("time", time_text),
+    )
+
+
+def _parse_uci_player(spec: str) -> tuple[str, PlayerFactory]:
+    """``uci:COMMAND LINE`` or ``uci[key=value,...]:COMMAND LINE``."""
+    head, _, command_line = spec.partition(":")
+    settings: dict[str, str] = {}
+    if head != "uci":
+        if not (head.startswith("uci[") and head.endswith("]")):
+            raise ValueError(f"expected uci:COMMAND or uci[key=value,...]:COMMAND, got {spec!r}")
+        for item in filter(None, (part.strip() for part in head[4:-1].split(","))):
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise ValueError(f"expected key=value in player {spec!r}, got {item!r}")
+            settings[key.strip()] = value.strip()
+    try:
+        command = shlex.split(command_line)
+    except ValueError as error:
+        raise ValueError(f"cannot split the command line of {spec!r}: {error}") from None
+    if not command:
+        raise ValueError(f"player {spec!r} has no command line: expected uci:COMMAND")
+    limit = _parse_limit(settings)
+    name = "uci:" + command_line.strip()
+    # UciPlayer looked up when a player is made, not bound now: a caller may put a subclass in
+    # its place (benches/tuning/versus.py does).
+    return name, lambda seed: UciPlayer(command, limit=limit, options=settings, name=name)
+
+
+def _no_settings(spec: str, settings: dict[str, str]) -> None:
+    if settings:
+        raise ValueError(f"player {spec!r} takes no settings, got {', '.join(settings)}")
+
+
+def _random_player(spec: str, settings: dict[str, str]) -> tuple[str, PlayerFactory]:
+    _no_settings(spec, settings)
+    return "random", lambda seed: RandomPlayer(seed)
+
+
+def _greedy_player(spec: str, settings: dict[str, str]) -> tuple[str, PlayerFactory]:
+    _no_settings(spec, settings)
+    return "greedy", lambda seed: GreedyPlayer(seed)
+
+
+def _alphabeta_player(spec: str, settings: dict[str, str]) -> tuple[str, PlayerFactory]:
+    plies = _parse_int("depth", settings.pop("depth", "2"))
+    _no_settings(spec, settings)
+    AlphaBetaPlayer(plies)  # validates
+    return f"alphabeta:depth={plies}", lambda seed: AlphaBetaPlayer(plies, seed)
+
+
+def _engine_player(spec: str, settings: dict[str, str]) -> tuple[str, PlayerFactory]:
+    limit = _parse_limit(settings)
+    threads = _parse_int("threads", settings.pop("threads", "1"))
+    hash_mb = _parse_int("hash", settings.pop("hash", "16"))
+    options = {key: _parse_int(key, value) for key, value in settings.items()}
+    name = spec.strip()
+    Engine(threads=threads, hash_mb=1, options=options)  # validates threads and options now
+    return name, lambda seed: EnginePlayer(
+        limit, threads=threads, hash_mb=hash_mb, options=options, name=name
+    )
+
+
+_KINDS: dict[str, tuple[str, Callable[[str, dict[str, str]], tuple[str, PlayerFactory]]]] = {
+    "engine": ("engine[:...]", _engine_player),
+    "alphabeta": ("alphabeta[:depth=N]", _alphabeta_player),
+    "greedy": ("greedy", _greedy_player),
+    "random": ("random", _random_player),
+}
+"""The players written ``KIND[:key=value,...]``: the kind, how it is written in an error message,
+and what parses its settings (the description and its ``key=value`` pairs)."""
+
+
+def parse_player(spec: str) -> tuple[str, PlayerFactory]:
+    """A player description (see the module docs) as a display name and a factory.
+
+    ``engine:`` takes ``time``, ``depth``, ``nodes`` (the per-move limit; default ``time=0.1``),
+    ``threads``, ``hash`` and any engine option (``congo.Engine.option_info()``). ``uci:`` is
+    followed by the command line of an engine speaking ``docs/protocol.md``; ``uci[...]`` takes the
+    per-move limit keys and any option the engine announces (sent with ``setoption``). On a clock
+    (``time_control`` of :func:`congo.match.run_match`) engines play by the clock instead of their
+    per-move limit. Raises ``ValueError`` for an unknown player, key or value.
+    """
+    text = spec.strip()
+    if text.startswith(("uci:", "uci[")):
+        return _parse_uci_player(text)
+    kind, _, rest = text.partition(":")
+    settings: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"expected key=value in player {spec!r}, got {item!r}")
+        settings[key.strip()] = value.strip()
+    if kind not in _KINDS:
+        forms = ", ".join(form for form, _ in _KINDS.values())
+        raise ValueError(f"unknown player {kind!r}: expected {forms} or uci:COMMAND")
+    return _KINDS[kind][1](spec, settings)
