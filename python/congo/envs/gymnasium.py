@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from congo import match
+from congo import players
 from congo.board import Board
 from congo.envs import _spaces, _start
 from congo.envs._vector import CongoVectorEnv
@@ -49,9 +49,9 @@ __all__ = ["ENV_ID", "MAX_ALPHABETA_DEPTH", "CongoEnv", "CongoVectorEnv"]
 
 Observation = _spaces.Observation
 
-MAX_ALPHABETA_DEPTH: int = match.MAX_ALPHABETA_DEPTH
-"""The deepest ``alphabeta`` opponent (``congo.match.MAX_ALPHABETA_DEPTH``, checked by
-:func:`congo.match.parse_player`): deeper searches take minutes a move in Python."""
+MAX_ALPHABETA_DEPTH: int = players.MAX_ALPHABETA_DEPTH
+"""The deepest ``alphabeta`` opponent (``congo.players.MAX_ALPHABETA_DEPTH``, checked by
+:func:`congo.players.parse_player`): deeper searches take minutes a move in Python."""
 
 
 class CongoEnv(gymnasium.Env[Observation, np.int64]):
@@ -70,7 +70,7 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
         if agent_color not in ("white", "black"):
             raise ValueError(f"agent_color must be 'white' or 'black', got {agent_color!r}")
         self.side_to_move = _spaces.check_arguments(render_mode, max_plies, perspective)
-        self.opponent_name, self._opponent_factory = match.parse_player(opponent)
+        self.opponent_name, self._opponent_factory = players.parse_player(opponent)
         self.agent_white = agent_color == "white"
         self.max_plies = max_plies
         self.render_mode = render_mode
@@ -144,9 +144,7 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
         return self._observation(), reward, over and not truncated, truncated, self._info()
 
     def _close_opponent(self) -> None:
-        close = getattr(self._opponent, "close", None)  # an outside engine's process
-        if close is not None:
-            close()
+        self._opponent.close()  # an outside engine's process; nothing for the others
 
     def close(self) -> None:
         """Ends the opponent's engine process, if it runs one."""

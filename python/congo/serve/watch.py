@@ -11,10 +11,10 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable
 
 import congo.svg
-from congo import match
+from congo import match, players
 from congo.board import Board
 from congo.engine import Limit, PlayResult
 
@@ -28,10 +28,10 @@ class _Stopped(Exception):
     """The server is shutting down: the match ends."""
 
 
-class _Watched:
+class _Watched(players.Player):
     """A player that reports each position it is asked about and the move it chooses."""
 
-    def __init__(self, inner: match.Player, watch: MatchWatch) -> None:
+    def __init__(self, inner: players.Player, watch: MatchWatch) -> None:
         self.inner = inner
         self.watch = watch
         self.name = inner.name
@@ -49,8 +49,7 @@ class _Watched:
         if self.watch.stopping.is_set():
             raise _Stopped()
         self.watch.position(board, limit, None)
-        inner_play = getattr(self.inner, "play", None)
-        played = inner_play(board, limit) if inner_play is not None else PlayResult(self.inner.choose(board))
+        played = self.inner.play(board, limit)
         if self.watch.stopping.is_set():
             raise _Stopped()
         score = played.info.get("score") if played.info else None
@@ -58,24 +57,20 @@ class _Watched:
         return played
 
     def abort(self) -> None:
-        abort = getattr(self.inner, "abort", None)
-        if abort is not None:
-            abort()
+        self.inner.abort()
 
     def close(self) -> None:
         self.watch.forget(self)
-        close = getattr(self.inner, "close", None)
-        if close is not None:
-            close()
+        self.inner.close()
 
 
-def _wrap(factory: Callable[[int], match.Player], watch: MatchWatch) -> Callable[[int], match.Player]:
-    def make(seed: int) -> match.Player:
+def _wrap(factory: Callable[[int], players.Player], watch: MatchWatch) -> Callable[[int], players.Player]:
+    def make(seed: int) -> players.Player:
         if watch.stopping.is_set():
             raise _Stopped()
         player = _Watched(factory(seed), watch)
         watch.track(player)
-        return cast(match.Player, player)
+        return player
 
     return make
 
@@ -103,8 +98,8 @@ class MatchWatch:
                 check_writable(save)
             except OSError as error:
                 raise ValueError(f"cannot write the games to {save}: {error.strerror or error}") from None
-        self.first = match.parse_player(first)
-        self.second = match.parse_player(second)
+        self.first = players.parse_player(first)
+        self.second = players.parse_player(second)
         self.games = games
         self.time_control = None if time_control is None else match.TimeControl.parse(time_control)
         self.save = save
