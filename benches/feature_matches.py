@@ -17,8 +17,10 @@ import argparse
 import pathlib
 import sys
 import time
+import warnings
 
-from congo import _core, match
+import congo
+from congo import match
 from congo._files import atomic_output, check_outputs
 
 RESULTS = pathlib.Path(__file__).parent / "results" / "feature-matches.txt"
@@ -63,10 +65,13 @@ VARIANTS: dict[str, str] = {
 def hand_written(options: str) -> bool:
     """Whether ``options`` (``name=value,...``) weigh the hand-written evaluation, which they only
     change with ``nnue=0``: such a match is played with ``nnue=0`` on both sides."""
-    pairs = [
-        (name, int(value)) for name, _, value in (item.partition("=") for item in options.split(",") if item)
-    ]
-    return _core.Engine(1, 1, pairs).inert_options_warning() is not None
+    values = {
+        name: int(value) for name, _, value in (item.partition("=") for item in options.split(",") if item)
+    }
+    with warnings.catch_warnings(record=True) as caught:  # congo.Engine names the options it ignores
+        warnings.simplefilter("always")
+        congo.Engine(threads=1, hash_mb=1, options=values)
+    return any("no effect while nnue is on" in str(w.message) for w in caught)
 
 
 def main() -> int:
@@ -94,8 +99,8 @@ def main() -> int:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     try:  # before the matches: each result line is added to RESULTS as it is known
         check_outputs([RESULTS])
-    except (OSError, ValueError) as error:
-        parser.error(str(error))
+    except (OSError, ValueError) as problem:
+        parser.error(str(problem))
     for name in names:
         reference = base
         if hand_written(f"{args.base},{variants[name]}") and "nnue=" not in base:

@@ -8,8 +8,7 @@ import random
 import pytest
 
 import congo
-from congo import _core
-from congo._core import STARTING_FEN, InvalidFenError, Position
+from congo import STARTING_FEN, InvalidFenError, Position, tuning
 
 
 def random_fens(count: int, seed: int) -> list[str]:
@@ -27,11 +26,11 @@ def random_fens(count: int, seed: int) -> list[str]:
 
 
 def test_the_evaluation_is_the_dot_product_of_features_and_weights() -> None:
-    names = _core.eval_feature_names()
-    weights = _core.eval_weights()
+    names = tuning.eval_feature_names()
+    weights = tuning.eval_weights()
     assert len(names) == len(weights) == len(set(names))
     fens = random_fens(500, seed=3)
-    out = _core.eval_features(fens)
+    out = tuning.eval_features(fens)
     raw: bytes = out["features"]
     assert len(raw) == 2 * len(names) * len(fens)
     assert len(out["eval"]) == len(out["quiet"]) == len(fens)
@@ -47,16 +46,16 @@ def test_the_features_are_the_hand_written_evaluations_whatever_the_default() ->
     # The tuner fits the hand-written evaluation (nnue=0), not the default network.
     fens = random_fens(200, seed=5)
     hand = congo.Engine(options={"nnue": 0})
-    assert _core.eval_features(fens)["eval"] == [hand.evaluate(fen) for fen in fens]
-    assert _core.eval_features(fens)["eval"] != [congo.Engine().evaluate(fen) for fen in fens]
+    assert tuning.eval_features(fens)["eval"] == [hand.evaluate(fen) for fen in fens]
+    assert tuning.eval_features(fens)["eval"] != [congo.Engine().evaluate(fen) for fen in fens]
 
 
 def test_the_start_position_is_quiet_and_worth_the_tempo() -> None:
-    out = _core.eval_features([STARTING_FEN])
+    out = tuning.eval_features([STARTING_FEN])
     assert out["quiet"] == [True]
-    assert out["eval"] == [_core.eval_weights()[_core.eval_feature_names().index("tempo")]]
+    assert out["eval"] == [tuning.eval_weights()[tuning.eval_feature_names().index("tempo")]]
 
 
 def test_a_bad_fen_is_an_error() -> None:
     with pytest.raises(InvalidFenError):
-        _core.eval_features(["not a fen"])
+        tuning.eval_features(["not a fen"])

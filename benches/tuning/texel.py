@@ -10,8 +10,8 @@
    are kept (no capture or promotion for the side to move, its lion not attacked): the static
    evaluation is what the search trusts there. Games whose index ends in 0, and one tablebase
    position in ten, are held out.
-2. **Features.** ``congo._core.eval_features``: the evaluation is exactly the dot product of a
-   position's features with ``congo._core.eval_weights()`` (tested in the core), so the fit is of
+2. **Features.** ``congo.tuning.eval_features``: the evaluation is exactly the dot product of a
+   position's features with ``congo.tuning.eval_weights()`` (tested in the core), so the fit is of
    the hand-written evaluation the engine uses with ``nnue=0`` (the default evaluation is the
    network of ``nnue.py``, trained on the same data).
 3. **Fit.** Logistic loss (cross-entropy of ``1 / (1 + 10^(-K·eval/400))`` against the label): ``K``
@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import weights_file  # noqa: E402
 
-from congo import _core  # noqa: E402
+from congo import tuning  # noqa: E402
 from congo._files import atomic_output, check_outputs, check_writable  # noqa: E402
 from congo.selfplay import SelfPlayConfig, play_games  # noqa: E402
 
@@ -190,10 +190,10 @@ def tablebase_data(count: int, directory: Path, seed: int) -> tuple[list[str], l
 
 
 def features(fens: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    width = len(_core.eval_feature_names())
+    width = len(tuning.eval_feature_names())
     xs, evals, quiet = [], [], []
     for i in range(0, len(fens), 20_000):
-        out = _core.eval_features(fens[i : i + 20_000])
+        out = tuning.eval_features(fens[i : i + 20_000])
         xs.append(np.frombuffer(out["features"], dtype="<i2").reshape(-1, width))
         evals.extend(out["eval"])
         quiet.extend(out["quiet"])
@@ -360,8 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         if not meta["complete"]:
             say(f"data: cut short by --minutes ({played} of {args.games} games), kept as {target}")
 
-    names = list(_core.eval_feature_names())
-    w0 = np.array(_core.eval_weights(), dtype=np.float64)
+    names = list(tuning.eval_feature_names())
+    w0 = np.array(tuning.eval_weights(), dtype=np.float64)
     x_sp, e_sp, q_sp = features([str(f) for f in fens_sp])
     x_tb, _, q_tb = features([str(f) for f in fens_tb])
     assert np.array_equal(x_sp.astype(np.int64) @ w0.astype(np.int64), e_sp), "eval != features . weights"
