@@ -32,7 +32,7 @@ def test_time_controls() -> None:
             match.TimeControl.parse(bad)
 
 
-class Sleeper:
+class Sleeper(match.Player):
     """A player that thinks longer than its clock allows."""
 
     name = "sleeper"

@@ -174,7 +174,7 @@ def _texel_cache(path: Path, meta: str | None = None) -> None:
 def test_nnue_checks_its_report_before_training(tmp_path: Path, which: str) -> None:
     """`--report` equal to the data file turned the .npz into text; equal to --out it replaced the
     network just written; in a missing directory it failed with a traceback after training."""
-    import nnue  # type: ignore[import-not-found]
+    import nnue
 
     data, out = tmp_path / "data.npz", tmp_path / "net.bin"
     _texel_cache(data)
@@ -194,7 +194,7 @@ def test_texel_checks_its_report_before_self_play(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, which: str
 ) -> None:
     """`--report` pointing at texel's cache destroyed it; a missing directory failed after the work."""
-    import texel  # type: ignore[import-not-found]
+    import texel
 
     def no_work(*args: object, **kwargs: object) -> None:
         raise AssertionError("the work started before the outputs were checked")
