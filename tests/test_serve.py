@@ -364,14 +364,14 @@ def test_a_new_game_is_watched_before_another_tab_can_evict_it(monkeypatch: pyte
     (unwatched) one: its tab would play on alone, and its address would open another game."""
     import asyncio
 
-    from congo.serve.app import MAX_GAMES_KEPT, Game, Subscriber
+    from congo.serve.session import MAX_GAMES_KEPT, BoardSession, Subscriber
 
     app, hub, token = _test_app()
     loop = asyncio.new_event_loop()
     try:
         watcher = Subscriber(loop)
         while len(hub.games) < MAX_GAMES_KEPT - 1:  # every game watched but one place free
-            game = Game(hub, f"watched{len(hub.games)}")
+            game = BoardSession(hub, f"watched{len(hub.games)}")
             game.subscribers.add(watcher)
             hub.games[game.id] = game
         made = hub.game
@@ -525,7 +525,7 @@ def test_a_position_with_the_most_moves_is_bounded(client: tuple[TestClient, str
 def test_a_tab_that_does_not_read_is_dropped_not_queued_for() -> None:
     import asyncio
 
-    from congo.serve.app import MAX_QUEUE, OVERFLOW, Subscriber
+    from congo.serve.session import MAX_QUEUE, OVERFLOW, Subscriber
 
     loop = asyncio.new_event_loop()
     try:
@@ -613,16 +613,16 @@ def test_sockets_are_capped_per_game_and_in_all() -> None:
 
 
 def test_a_message_to_every_tab_is_serialised_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    import congo.serve.app as app_module
+    import congo.serve.session as session_module
 
     encoded: list[str] = []
-    real = app_module.encode
+    real = session_module.encode
 
     def counting(message: Any) -> str:
         encoded.append(message.get("type"))
         return real(message)
 
-    monkeypatch.setattr(app_module, "encode", counting)
+    monkeypatch.setattr(session_module, "encode", counting)
     app, _, token = _test_app()
     with TestClient(app) as http:
         tabs = [http.websocket_connect(f"/ws?token={token}") for _ in range(5)]
@@ -746,6 +746,21 @@ def test_the_strength_menu_starts_at_the_server_default(client: tuple[TestClient
     assert chosen == [DEFAULT_LIMIT]
     with http.websocket_connect(f"/ws?token={token}") as ws:
         assert _receive(ws, "state")["limit"] == DEFAULT_LIMIT
+
+
+def test_the_page_is_given_the_boards_geometry(client: tuple[TestClient, str]) -> None:
+    """The page lays its square buttons over the drawn board by congo.svg's own geometry, as the
+    server gives it, so that the two cannot disagree."""
+    import html
+
+    http, token = client
+    found = re.search(r'<body data-config="([^"]*)"', http.get(f"/?token={token}").text)
+    assert found is not None
+    config = json.loads(html.unescape(found.group(1)))
+    square, margin = congo.svg.SQUARE_SIZE, congo.svg.MARGIN
+    assert (config["square"], config["margin"], config["board"]) == (square, margin, 7 * square + 2 * margin)
+    drawn = str(congo.svg.board(congo.Board()))
+    assert f'viewBox="0 0 {config["board"]} {config["board"]}"' in drawn
 
 
 def test_the_first_html_shows_the_board(client: tuple[TestClient, str]) -> None:

@@ -56,11 +56,11 @@ from congo.squares import (
     square_rank,
 )
 
-__all__ = ["DEFAULT_COLORS", "SQUARE_SIZE", "Arrow", "SvgWrapper", "board", "piece"]
+__all__ = ["DEFAULT_COLORS", "MARGIN", "SQUARE_SIZE", "Arrow", "SvgWrapper", "board", "piece"]
 
 SQUARE_SIZE: Final = 45
 """The side of one square in SVG user units (the ``viewBox`` is 7 squares plus the margins)."""
-_MARGIN: Final = 20
+MARGIN: Final = 20
 """The width of the coordinate margin around the board, when coordinates are drawn."""
 
 DEFAULT_COLORS: Final[Mapping[str, str]] = {
@@ -426,7 +426,7 @@ def board(
                 raise TypeError(f"fill colour for square {sq!r} must be a str, got {type(color).__name__}")
             fills[_check_square(sq)] = html.escape(color, quote=True)
 
-    margin = _MARGIN if coordinates else 0
+    margin = MARGIN if coordinates else 0
     full = 7 * SQUARE_SIZE + 2 * margin
     geometry = _Geometry(flip, margin)
     out: list[str] = [

@@ -19,7 +19,7 @@ from congo.board import Board
 from congo.engine import Limit, PlayResult
 
 if TYPE_CHECKING:
-    from congo.serve.app import Subscriber
+    from congo.serve.session import Subscriber
 
 __all__ = ["MatchWatch"]
 
@@ -144,7 +144,7 @@ class MatchWatch:
 
     def publish(self) -> None:
         """Sends every tab what changed (called under ``lock``): serialised once for all of them."""
-        from congo.serve.app import encode
+        from congo.serve.session import encode
 
         message = self.snapshot(self._published)
         self._published = len(self.finished)

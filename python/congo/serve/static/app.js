@@ -6,7 +6,8 @@ const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const config = JSON.parse(document.body.dataset.config);
 const FILES = "abcdefg";
-const SQ = 45 / 355, MARGIN = 20 / 355; // one square and the coordinate margin, as fractions of the board
+// One square and the coordinate margin, as fractions of the board (the server gives congo.svg's geometry).
+const SQ = config.square / config.board, MARGIN = config.margin / config.board;
 
 let state = null;        // the last "state" message
 let flipped = params.get("side") === "black";
