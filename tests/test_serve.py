@@ -549,15 +549,16 @@ def test_a_tab_that_does_not_read_is_dropped_not_queued_for() -> None:
 
 def test_messages_of_a_tab_that_has_gone_are_not_handled(monkeypatch: pytest.MonkeyPatch) -> None:
     import congo.serve.app as app_module
+    import congo.serve.session as session_module
 
     handled = []
-    real = app_module.handle
+    real = session_module.handle
 
     def counting(*args: Any) -> Any:
         handled.append(args[2].get("type"))
         return real(*args)
 
-    monkeypatch.setattr(app_module, "handle", counting)
+    monkeypatch.setattr(session_module, "handle", counting)
     app, _, token = _test_app()
     with TestClient(app) as http, http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
         _receive(ws, "state")
@@ -738,7 +739,7 @@ def test_favicon_is_answered_without_the_token(client: tuple[TestClient, str]) -
 
 
 def test_the_strength_menu_starts_at_the_server_default(client: tuple[TestClient, str]) -> None:
-    from congo.serve.app import DEFAULT_LIMIT
+    from congo.serve.session import DEFAULT_LIMIT
 
     http, token = client
     page = http.get(f"/?token={token}").text

@@ -40,6 +40,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import congo.svg
+from congo.serve import session
 from congo.serve.session import (
     DEFAULT_LIMIT,
     LOOPBACK_HOSTS,
@@ -49,7 +50,6 @@ from congo.serve.session import (
     Hub,
     Settings,
     Subscriber,
-    handle,
     parse_limit,
 )
 
@@ -300,7 +300,7 @@ async def _serve_socket(hub: Hub, websocket: WebSocket) -> None:
                 "fen": params.get("fen"),
             }
             try:
-                await asyncio.to_thread(handle, hub, game, setup)
+                await asyncio.to_thread(session.handle, hub, game, setup)
             except ValueError as error:
                 await websocket.send_json({"type": "error", "message": str(error)})
         else:
@@ -359,7 +359,7 @@ async def _serve_socket(hub: Hub, websocket: WebSocket) -> None:
                 kind = message.get("type")
                 if game is None:
                     raise ValueError("the match view only watches")
-                reply = await asyncio.to_thread(handle, hub, game, message)
+                reply = await asyncio.to_thread(session.handle, hub, game, message)
             except RecursionError:
                 closing.append((1008, "message nested too deeply"))
                 return
