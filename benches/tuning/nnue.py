@@ -64,7 +64,7 @@ ROLES = 8
 INPUTS = 2 * ROLES * SQUARES
 QA = 64  # first layer scale: weights and biases are i16 multiples of 1/64, clipped at QA
 QB = 64  # output layer scale
-MAGIC = b"CONGONN1"
+MAGIC = b"CONGONET"
 
 
 def perspectives(fens: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -206,29 +206,72 @@ def check_accumulator_range(w1: np.ndarray, b1: np.ndarray) -> None:
         raise ValueError(f"hidden unit {unit} could reach {int(bound[unit])}, beyond an i16 accumulator")
 
 
+# The network file (``docs/engine.md``, "Network files"): a 64-byte header, then the payload.
+HEADER_BYTES = 64
+FORMAT_VERSION = 1
+MAX_LAYERS = 4
+FNV_OFFSET = 0xCBF29CE484222325
+FNV_PRIME = 0x100000001B3
+HEADER = struct.Struct("<8sIIII4IiiQ")  # everything before the checksum (56 bytes)
+
+
+def fnv1a64(data: bytes) -> int:
+    """FNV-1a, 64 bits: the checksum ``nnue.rs`` verifies (over the header's first 56 bytes, then
+    the payload)."""
+    h = FNV_OFFSET
+    for byte in data:
+        h = ((h ^ byte) * FNV_PRIME) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def pack_network(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: int, scale_q16: int) -> bytes:
+    """The bytes of a network file: header (magic, version, header size, inputs, layers, the
+    activation and output scales, payload size, checksum), then W1 (784×H, input-major), b1, w2
+    (2H) as i16 and b2 as i32, all little-endian."""
+    hidden = w1.shape[1]
+    payload = (
+        w1.astype("<i2").tobytes() + b1.astype("<i2").tobytes() + w2.astype("<i2").tobytes()
+    ) + struct.pack("<i", b2)
+    layers = [hidden, 1] + [0] * (MAX_LAYERS - 2)
+    head = HEADER.pack(MAGIC, FORMAT_VERSION, HEADER_BYTES, INPUTS, 2, *layers, QA, scale_q16, len(payload))
+    # The checksum is Python-speed FNV over 100 kB: a fraction of a second, once per file.
+    return head + struct.pack("<Q", fnv1a64(head + payload)) + payload
+
+
 def write_network(path: Path, net: Network, k: float) -> None:
-    """The file ``nnue.rs`` reads: magic, hidden units, the centipawns per output unit (×2^16),
-    then W1 (784×H, input-major), b1, w2 (2H), b2 (i32), all little-endian."""
+    """Writes the file ``nnue.rs`` reads (:func:`pack_network`), with the centipawns per output
+    unit (×2^16) that ``k`` gives."""
     w1, b1, w2, b2 = net.quantised()
     check_accumulator_range(w1, b1)
-    hidden = w1.shape[1]
     cp_per_logit = 400.0 / (k * math.log(10))
     scale_q16 = round(cp_per_logit / (QA * QB) * 65536)
-    data = bytearray(MAGIC)
-    data += struct.pack("<Ii", hidden, scale_q16)
-    data += w1.astype("<i2").tobytes() + b1.astype("<i2").tobytes() + w2.astype("<i2").tobytes()
-    data += struct.pack("<i", b2)
+    data = pack_network(w1, b1, w2, b2, scale_q16)
     with atomic_output(path, "wb") as out:  # the engine compiles this file in: never half of one
-        out.write(bytes(data))
+        out.write(data)
 
 
 def read_network(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """A network file back as ``(w1, b1, w2, b2, scale_q16)``, the integers the engine reads."""
+    """A network file back as ``(w1, b1, w2, b2, scale_q16)``, the integers the engine reads
+    (checked as the engine checks the header and checksum)."""
     data = path.read_bytes()
     if data[:8] != MAGIC:
         raise ValueError(f"{path}: not a network file (no {MAGIC.decode()} magic)")
-    hidden, scale_q16 = struct.unpack_from("<Ii", data, 8)
-    at = 16
+    if len(data) < HEADER_BYTES:
+        raise ValueError(f"{path}: the network file ends early, at byte {len(data)}")
+    fields = HEADER.unpack_from(data)
+    version, header_bytes, inputs, layer_count, hidden = fields[1:6]
+    scale_q16, payload_bytes = fields[-2], fields[-1]
+    if (version, header_bytes, inputs, layer_count) != (FORMAT_VERSION, HEADER_BYTES, INPUTS, 2):
+        raise ValueError(f"{path}: not a version {FORMAT_VERSION} network of {INPUTS} inputs")
+    (checksum,) = struct.unpack_from("<Q", data, HEADER.size)
+    payload = data[HEADER_BYTES:]
+    if len(payload) > payload_bytes:
+        raise ValueError(f"{path}: {len(payload) - payload_bytes} bytes after the network")
+    if len(payload) < payload_bytes:
+        raise ValueError(f"{path}: the network file ends early, at byte {len(data)}")
+    if fnv1a64(data[: HEADER.size] + payload) != checksum:
+        raise ValueError(f"{path}: checksum mismatch: the file is damaged")
+    at = HEADER_BYTES
     w1 = np.frombuffer(data, "<i2", INPUTS * hidden, at).reshape(INPUTS, hidden)
     at += w1.nbytes
     b1 = np.frombuffer(data, "<i2", hidden, at)

@@ -32,7 +32,7 @@ from congo._core import (
 from congo.analysis import analyse_many
 from congo.board import Board, Status, fen_status
 from congo.bulk import divide, perft, random_playouts
-from congo.engine import Engine, EngineOption, Limit, Score, SearchInfo, SearchResult
+from congo.engine import Engine, EngineOption, Limit, Score, SearchInfo, SearchResult, Wdl
 from congo.learning import encode
 from congo.outcome import Outcome, Termination
 from congo.pieces import (
@@ -244,6 +244,7 @@ __all__ = [
     "SquareSet",
     "Status",
     "Termination",
+    "Wdl",
     "__version__",
     "analyse_many",
     "divide",

@@ -14,9 +14,70 @@ from __future__ import annotations
 import dataclasses
 from typing import TypedDict
 
+from congo import _core
 from congo._core import Move
 
-__all__ = ["Cp", "InfoDict", "Mate", "MateGiven", "PlayResult", "PovScore", "Score"]
+__all__ = ["WDL_DEFAULT_PLY", "Cp", "InfoDict", "Mate", "MateGiven", "PlayResult", "PovScore", "Score", "Wdl"]
+
+WDL_DEFAULT_PLY: int = _core.WDL_DEFAULT_PLY
+"""The ply :meth:`Score.wdl` assumes when none is given: about the middle of a game (python-chess's
+default too)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Wdl:
+    """Chances of winning, drawing and losing, per mille, from one side's point of view (python-chess's
+    ``Wdl``): ``wins + draws + losses == 1000`` for the model's chances.
+
+    >>> from congo.engine import Wdl
+    >>> Wdl(600, 300, 100).expectation(), -Wdl(600, 300, 100)
+    (0.75, Wdl(wins=100, draws=300, losses=600))
+    """
+
+    wins: int
+    draws: int
+    losses: int
+
+    def total(self) -> int:
+        """``wins + draws + losses``."""
+        return self.wins + self.draws + self.losses
+
+    def winning_chance(self) -> float:
+        """The chance of a win, from 0 to 1."""
+        return self.wins / self.total()
+
+    def drawing_chance(self) -> float:
+        """The chance of a draw, from 0 to 1."""
+        return self.draws / self.total()
+
+    def losing_chance(self) -> float:
+        """The chance of a loss, from 0 to 1."""
+        return self.losses / self.total()
+
+    def expectation(self) -> float:
+        """The expected score, from 0 (a sure loss) to 1 (a sure win): ``(wins + draws / 2) / total``."""
+        return (self.wins + 0.5 * self.draws) / self.total()
+
+    def __neg__(self) -> Wdl:
+        """The same chances from the other side's point of view."""
+        return Wdl(self.losses, self.draws, self.wins)
+
+    def __pos__(self) -> Wdl:
+        return self
+
+    def __bool__(self) -> bool:
+        return self.total() > 0
+
+
+_WIN = Wdl(1000, 0, 0)
+_LOSS = Wdl(0, 0, 1000)
+
+
+def _check_ply(ply: object) -> int:
+    if isinstance(ply, bool) or not isinstance(ply, int) or ply < 0:
+        raise ValueError(f"ply must be a non-negative int (moves played since the start), got {ply!r}")
+    return ply
+
 
 _MATE_ORDER = 100_000
 """The mate score used to order scores: beyond any evaluation in centipawns."""
@@ -53,6 +114,23 @@ class Score:
         if self.mate > 0:
             return mate_score - self.mate
         return -mate_score - self.mate
+
+    def wdl(self, *, ply: int = WDL_DEFAULT_PLY) -> Wdl:
+        """The engine's win/draw/loss model for this score (docs/engine.md, "Win/draw/loss"): the
+        chances, per mille, of the side to move, at ``ply`` moves since the start of the game (the
+        model's phase; python-chess's argument; :data:`WDL_DEFAULT_PLY` when not given: pass
+        ``board.ply()`` of the position the score is of). A forced win is ``Wdl(1000, 0, 0)``, a
+        forced loss ``Wdl(0, 0, 1000)``. Raises ``ValueError`` for a negative ``ply``.
+
+        >>> from congo.engine import Cp
+        >>> w = Cp(150).wdl(ply=40)
+        >>> w.wins > w.losses and w.total() == 1000 and -w == Cp(-150).wdl(ply=40)
+        True
+        """
+        ply = _check_ply(ply)
+        if self.mate is not None:
+            return _WIN if self.mate > 0 else _LOSS
+        return Wdl(*_core.wdl(self.cp if self.cp is not None else 0, ply))
 
     def __neg__(self) -> Score:
         """The same score from the other side's point of view."""
@@ -101,6 +179,10 @@ class _MateGiven(Score):
 
     def score(self, *, mate_score: int = 100_000) -> int:
         return mate_score
+
+    def wdl(self, *, ply: int = WDL_DEFAULT_PLY) -> Wdl:
+        _check_ply(ply)
+        return _WIN
 
     def __neg__(self) -> Score:
         return Score(mate=0)
@@ -167,6 +249,11 @@ class PovScore:
         """Whether this is a forced result."""
         return self.relative.is_mate()
 
+    def wdl(self, *, ply: int = WDL_DEFAULT_PLY) -> Wdl:
+        """:meth:`Score.wdl` of :attr:`relative`: the chances of ``turn``, the side to move (negate
+        it, or call ``score.white().wdl(...)``, for the other side's)."""
+        return self.relative.wdl(ply=ply)
+
     def __neg__(self) -> PovScore:
         return PovScore(-self.relative, self.turn)
 
@@ -191,7 +278,8 @@ class InfoDict(TypedDict, total=False):
     ``pv`` (the principal variation, best move first), ``depth``, ``seldepth``, ``time`` (seconds
     since the search started), ``nodes``, ``nps``, ``hashfull`` (per mille), ``multipv`` (the line's
     rank from 1, the best), ``lowerbound`` / ``upperbound`` (the score is only a bound, still being
-    resolved), ``currmove``, ``currmovenumber``, ``tbhits``, ``string`` (a message from the engine)."""
+    resolved), ``currmove``, ``currmovenumber``, ``tbhits``, ``string`` (a message from the engine),
+    ``wdl`` (a :class:`Wdl`: the engine's chances for the side to move, with ``UCI_ShowWDL``)."""
 
     score: PovScore
     pv: list[Move]
@@ -208,6 +296,7 @@ class InfoDict(TypedDict, total=False):
     currmovenumber: int
     tbhits: int
     string: str
+    wdl: Wdl
 
 
 @dataclasses.dataclass

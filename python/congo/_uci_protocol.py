@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Union
 
 from congo._core import STARTING_FEN, Move, Position
-from congo._results import InfoDict, PovScore, Score
+from congo._results import InfoDict, PovScore, Score, Wdl
 from congo.board import Board
 
 if TYPE_CHECKING:
@@ -235,6 +235,13 @@ def _parse_info(line: str, board: Board) -> InfoDict:
                 while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
                     info[tokens[i]] = True  # type: ignore[literal-required]
                     i += 1
+            elif key == "wdl":
+                # The engine's chances for the side to move, per mille.
+                chances = [_integer(token) for token in tokens[i : i + 3]]
+                if len(chances) != 3 or min(chances) < 0:
+                    raise ValueError(f"wdl takes three counts, got {tokens[i : i + 3]}")
+                i += 3
+                info["wdl"] = Wdl(*chances)
             elif key == "currmove":
                 move = _parse_move(board, tokens[i])
                 i += 1
@@ -258,6 +265,7 @@ def _merge(into: InfoDict, info: InfoDict) -> None:
     if "score" in info:
         into.pop("lowerbound", None)
         into.pop("upperbound", None)
+        into.pop("wdl", None)  # the chances of the old score
     into.update(info)
 
 

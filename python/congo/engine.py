@@ -43,7 +43,7 @@ from congo._core import (
     Move,
     Position,
 )
-from congo._results import Cp, InfoDict, Mate, MateGiven, PlayResult, PovScore, Score
+from congo._results import Cp, InfoDict, Mate, MateGiven, PlayResult, PovScore, Score, Wdl
 from congo._uci_client import (
     AnalysisResult,
     BestMove,
@@ -84,6 +84,7 @@ __all__ = [
     "SearchInfo",
     "SearchResult",
     "SimpleEngine",
+    "Wdl",
 ]
 
 # The MAX_* limits come from the core, which checks every range; this module checks nothing the

@@ -47,6 +47,12 @@ def format_score(score: congo.Score) -> str:
     return f"{(score.cp or 0) / 100:+.2f}"
 
 
+def format_wdl(score: congo.Score, ply: int) -> str:
+    """The engine's chances for the side to move, per mille: ``wins/draws/losses``."""
+    wdl = score.wdl(ply=ply)
+    return f"{wdl.wins}/{wdl.draws}/{wdl.losses}"
+
+
 def _limit(args: argparse.Namespace) -> congo.Limit:
     import congo
 
@@ -61,8 +67,9 @@ def _pv(moves: list[congo.Move]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Searches a position and prints a line per depth: a finished iteration's score, or a bound
-    (>= or <=) while an iteration is still running; then the best move with the score, depth and
-    line of the last finished iteration. When the unfinished next iteration had already found a
+    (>= or <=) while an iteration is still running, with the win/draw/loss chances (per mille, the
+    side to move's; docs/engine.md) the score stands for; then the best move with the score, depth
+    and line of the last finished iteration. When the unfinished next iteration had already found a
     better move, the engine plays that one, and the summary says so.
 
     Without a limit it searches for 3 seconds; Ctrl-C stops the search and prints the best line of
@@ -74,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
     check_tables(args.tablebase)
     engine = congo.Engine(threads=args.threads, hash_mb=args.hash, tablebase_path=args.tablebase)
     print(f"position {board.fen()}")
-    print(f"{'depth':>5} {'score':>7} {'nodes':>12} {'nps':>11} {'time':>7}  pv")
+    ply = board.ply()
+    print(f"{'depth':>5} {'score':>7} {'wdl':>11} {'nodes':>12} {'nps':>11} {'time':>7}  pv")
     finished: list[congo.SearchInfo] = []
 
     def show(info: congo.SearchInfo) -> None:
@@ -82,8 +90,10 @@ def run(args: argparse.Namespace) -> int:
             finished.append(info)
         mark = {"lower": ">=", "upper": "<="}.get(info.bound, "")
         score = mark + format_score(info.score)
+        wdl = format_wdl(info.score, ply)
         print(
-            f"{info.depth:>5} {score:>7} {info.nodes:>12,} {info.nps:>11,} {info.time:>7.2f}  {_pv(info.pv)}",
+            f"{info.depth:>5} {score:>7} {wdl:>11} {info.nodes:>12,} {info.nps:>11,} {info.time:>7.2f}  "
+            f"{_pv(info.pv)}",
             flush=True,
         )
 

@@ -293,3 +293,38 @@ fn a_weight_the_network_ignores_is_set_with_a_warning() {
         score(&format!("setoption name pst value 0\n{hand}go depth 1\n"))
     );
 }
+
+#[test]
+fn show_wdl_adds_the_models_chances_to_every_scored_info() {
+    use congo_core::search::{wdl, Score};
+    let script = "position startpos moves c2c3\ngo depth 3\n";
+    let off = run(script);
+    assert!(off.iter().all(|l| !l.contains(" wdl ")), "{off:?}");
+    let on = run(&format!("setoption name UCI_ShowWDL value true\n{script}"));
+    let infos: Vec<&String> = on.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 3);
+    for info in infos {
+        let words: Vec<&str> = info.split(' ').collect();
+        let at = words.iter().position(|w| *w == "score").unwrap();
+        assert_eq!(words[at + 1], "cp", "{info}");
+        let cp: i32 = words[at + 2].parse().unwrap();
+        // After c2c3 Black is to move at ply 1: the model's chances for that score.
+        let w = wdl::wdl(Score::Cp(cp), 1);
+        assert_eq!(
+            words[at + 3..at + 7],
+            ["wdl", &w.wins.to_string(), &w.draws.to_string(), &w.losses.to_string()]
+        );
+    }
+    // A forced result: certain, and the line without a move carries it too.
+    let won =
+        run("setoption name UCI_ShowWDL value true\nposition fen 7/4l2/7/4c2/7/2p4/1M1L3 w 1\ngo depth 3\n");
+    assert!(won.iter().any(|l| l.contains(" score mate 1 wdl 1000 0 0 ")), "{won:?}");
+    let lost = run(
+        "setoption name UCI_ShowWDL value true\nposition fen 7/4l2/7/4c2/7/2p4/1M1L3 w 1 moves b1d3f5d7\ngo depth 3\n",
+    );
+    assert!(lost.contains(&"info depth 0 score mate 0 wdl 0 0 1000".to_owned()), "{lost:?}");
+    let off_again = run(&format!(
+        "setoption name UCI_ShowWDL value true\nsetoption name UCI_ShowWDL value false\n{script}"
+    ));
+    assert!(off_again.iter().all(|l| !l.contains(" wdl ")), "{off_again:?}");
+}

@@ -586,6 +586,21 @@ impl PyEngine {
         Ok(())
     }
 
+    /// Reads, verifies and uses the network of a file for the learned evaluation (`None`: the
+    /// compiled-in one); the transposition table is cleared. Raises `ValueError` naming the file and
+    /// what is wrong with it (the engine then keeps its network), `RuntimeError` while a search runs.
+    #[pyo3(signature = (path))]
+    fn set_eval_file(&self, py: Python<'_>, path: Option<std::path::PathBuf>) -> PyResult<()> {
+        let network = match path {
+            None => None,
+            Some(path) => Some(std::sync::Arc::new(
+                search::Network::load(&path).map_err(|e| PyValueError::new_err(format!("EvalFile: {e}")))?,
+            )),
+        };
+        self.claimed(py)?.engine().set_network(network);
+        Ok(())
+    }
+
     /// Forgets the transposition table and move-ordering statistics (as for a new game). Raises
     /// `RuntimeError` while a search runs.
     fn clear(&self, py: Python<'_>) -> PyResult<()> {

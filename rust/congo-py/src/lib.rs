@@ -26,6 +26,7 @@ mod signals;
 mod tablebase;
 mod tuning;
 mod uci;
+mod wdl;
 
 use congo_core::{self as core, search};
 use pyo3::prelude::*;
@@ -104,5 +105,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     learn::register(m)?;
     tuning::register(m)?;
     bench::register(m)?;
+    wdl::register(m)?;
     Ok(())
 }

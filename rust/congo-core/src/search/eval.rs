@@ -16,6 +16,8 @@
 //!
 //! Everything is computed from White's point of view and turned to the side to move's at the end.
 
+use std::sync::Arc;
+
 use super::nnue::{self, Network};
 use super::params::EvalParams;
 use super::weights;
@@ -155,11 +157,17 @@ pub struct Evaluator {
     /// The weight vector ([`features`]) as the evaluation uses it (percent scales applied).
     weights: Vec<i32>,
     /// The learned evaluation, when `nnue` is on: it replaces [`Evaluator::evaluate`]'s terms.
-    network: Option<&'static Network>,
+    network: Option<Arc<Network>>,
 }
 
 impl Evaluator {
     pub fn new(params: &EvalParams) -> Evaluator {
+        Evaluator::with_network(params, None)
+    }
+
+    /// The evaluation of `params` with a network loaded from a file ([`Network::load`]) in place of
+    /// the compiled-in one (`None`: the compiled-in one); the network is used when `nnue` is on.
+    pub fn with_network(params: &EvalParams, network: Option<Arc<Network>>) -> Evaluator {
         use features as f;
         let pct = |w: i32, percent: i32| w * percent / 100;
         let mut w = vec![0; f::COUNT];
@@ -197,7 +205,7 @@ impl Evaluator {
                 }
             }
         }
-        let network = params.nnue.then(nnue::network);
+        let network = params.nnue.then(|| network.unwrap_or_else(nnue::network));
         Evaluator { params: *params, table, weights: w, network }
     }
 
@@ -227,14 +235,14 @@ impl Evaluator {
 
     /// The learned evaluation, if it is the one in use (the search then updates its accumulators
     /// move by move rather than calling [`Evaluator::evaluate`]).
-    pub(crate) fn network(&self) -> Option<&'static Network> {
-        self.network
+    pub(crate) fn network(&self) -> Option<&Network> {
+        self.network.as_deref()
     }
 
     /// The evaluation of a position for the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         use features as f;
-        if let Some(network) = self.network {
+        if let Some(network) = &self.network {
             return network.evaluate(pos);
         }
         let board = pos.board();

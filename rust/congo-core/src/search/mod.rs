@@ -35,6 +35,7 @@ pub mod params;
 mod score;
 mod smp;
 pub mod tt;
+pub mod wdl;
 mod weights;
 mod worker;
 
@@ -47,6 +48,7 @@ pub use limits::{
     time_budget, GameClock, LimitError, Limits, TimeBudget, DEFAULT_MOVES_TO_GO, MATE_DEPTH_SLACK, MAX_DEPTH,
     MAX_MATE, MAX_NODES, MAX_TIME_SECONDS,
 };
+pub use nnue::Network;
 pub use params::{inert_message, EvalParams, ParamError, ParamInfo, Params, SearchParams, PARAMS};
 pub use score::{Score, MATE, MAX_PLY};
 pub use tt::Bound;
@@ -297,6 +299,8 @@ pub struct Engine {
     move_overhead: Duration,
     /// Endgame tables to consult (see [`Engine::set_tablebase`]).
     tablebase: Option<Arc<Tablebase>>,
+    /// A network loaded from a file (see [`Engine::set_network`]); `None`: the compiled-in one.
+    network: Option<Arc<Network>>,
 }
 
 impl Engine {
@@ -320,6 +324,7 @@ impl Engine {
             control: Arc::new(Control::default()),
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             tablebase: None,
+            network: None,
         })
     }
 
@@ -338,7 +343,7 @@ impl Engine {
     /// Sets a parameter by name (see [`PARAMS`]).
     pub fn set_param(&mut self, name: &str, value: impl Into<i128>) -> Result<(), ParamError> {
         self.params.set(name, value)?;
-        self.evaluator = Evaluator::new(&self.params.eval);
+        self.evaluator = Evaluator::with_network(&self.params.eval, self.network.clone());
         Ok(())
     }
 
@@ -357,6 +362,20 @@ impl Engine {
     /// The endgame tables the search uses.
     pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
         self.tablebase.as_ref()
+    }
+
+    /// The network of the learned evaluation (`nnue`): one read from a file ([`Network::load`],
+    /// the `EvalFile` option), or `None` for the compiled-in one. The transposition table is
+    /// cleared: its entries hold the other network's evaluations.
+    pub fn set_network(&mut self, network: Option<Arc<Network>>) {
+        self.network = network;
+        self.evaluator = Evaluator::with_network(&self.params.eval, self.network.clone());
+        self.tt.clear();
+    }
+
+    /// The network loaded from a file, if one is ([`Engine::set_network`]).
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
     }
 
     /// The time set aside per move for latency outside the search when playing on a game clock.

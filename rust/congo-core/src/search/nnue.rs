@@ -12,7 +12,7 @@
 //! Everything is integer: weights and accumulators are `i16` (the file is checked to keep every
 //! accumulator in range), the output's sums `i32`, as the trainer quantised them.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use crate::board::Board;
 use crate::piece::{Color, Piece, Role};
@@ -27,18 +27,52 @@ pub const INPUTS: usize = 2 * 8 * NUM_SQUARES;
 const QA: i16 = 64;
 /// The most men on a board: every input a perspective can have at once.
 const MAX_MEN: usize = 2 * MAX_PIECES_PER_COLOR as usize;
-const MAGIC: &[u8; 8] = b"CONGONN1";
 
-/// The network trained by `benches/tuning/nnue.py`, compiled in.
+/// The first eight bytes of a network file.
+pub const MAGIC: &[u8; 8] = b"CONGONET";
+/// The magic of the unversioned files of earlier builds, recognised to say so.
+const OLD_MAGIC: &[u8; 8] = b"CONGONN1";
+/// The version of the file format this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+/// The bytes of the header: magic, version, header size, architecture, scales, payload size,
+/// checksum (`docs/engine.md`, "Network files").
+pub const HEADER_BYTES: usize = 64;
+/// Layer sizes the header has room for (unused ones are 0).
+const MAX_LAYERS: usize = 4;
+/// The layers of the network this build evaluates: the first layer's units per perspective,
+/// then the output.
+const LAYERS: [u32; 2] = [HIDDEN as u32, 1];
+/// The payload's bytes: `w1`, `b1`, `w2` as i16, `b2` as i32.
+pub const PAYLOAD_BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// Where the checksum sits in the header: it covers the bytes before it and the payload.
+const CHECKSUM_AT: usize = HEADER_BYTES - 8;
+
+/// The network trained by `benches/tuning/nnue.py`, compiled in; it is read and verified as any
+/// network file is.
 static NETWORK_FILE: &[u8] = include_bytes!("nnue.bin");
-static NETWORK: LazyLock<Network> = LazyLock::new(|| {
-    Network::from_bytes(NETWORK_FILE)
-        .unwrap_or_else(|error| unreachable!("the compiled-in network is valid (tested): {error}"))
+static NETWORK: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    Arc::new(
+        Network::from_bytes(NETWORK_FILE)
+            .unwrap_or_else(|error| unreachable!("the compiled-in network is valid (tested): {error}")),
+    )
 });
 
 /// The compiled-in network.
-pub fn network() -> &'static Network {
-    &NETWORK
+pub fn network() -> Arc<Network> {
+    Arc::clone(&NETWORK)
+}
+
+/// FNV-1a, 64 bits, over `parts` in turn: the network file's checksum (any one changed byte
+/// changes it, each step being a bijection of the state).
+pub fn fnv1a64(parts: &[&[u8]]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &byte in *part {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
 }
 
 /// The weights, as the trainer quantised them.
@@ -59,19 +93,97 @@ pub struct Network {
 pub struct Accumulator([[i16; HIDDEN]; 2]);
 
 impl Network {
-    /// Reads a network file: the magic `CONGONN1`, the hidden units (u32), the scale (i32), then
-    /// `w1` (`INPUTS × HIDDEN`, input-major), `b1`, `w2` (`2 × HIDDEN`) as i16 and `b2` as i32,
-    /// all little-endian.
+    /// Reads and verifies a network file (an `EvalFile`): the error names the file and what is
+    /// wrong with it.
+    pub fn load(path: impl AsRef<std::path::Path>) -> Result<Network, String> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot be read: {e}", path.display()))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Reads a network file and verifies it before anything of it is used: the header (magic,
+    /// version, header size), the architecture (inputs and layer sizes must be this build's), the
+    /// exact size, the checksum, and value ranges that keep every accumulator within `i16` and the
+    /// output within `i32`. The layout is in `docs/engine.md` ("Network files"); all little-endian.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
-        let mut reader = Reader { bytes, at: 0 };
-        if reader.take(8)? != MAGIC {
-            return Err("not a network file (no CONGONN1 magic)".to_owned());
+        if bytes.len() < HEADER_BYTES {
+            if bytes.len() >= 8 && &bytes[..8] != MAGIC {
+                return Err(not_a_network(&bytes[..8]));
+            }
+            return Err(format!(
+                "the network file ends early, at byte {} of a {HEADER_BYTES}-byte header",
+                bytes.len()
+            ));
         }
-        let hidden = u32::from_le_bytes(reader.array()?) as usize;
-        if hidden != HIDDEN {
-            return Err(format!("the network has {hidden} hidden units; this build evaluates {HIDDEN}"));
+        let mut header = Reader { bytes: &bytes[..HEADER_BYTES], at: 0 };
+        let magic = header.take(8)?;
+        if magic != MAGIC {
+            return Err(not_a_network(magic));
         }
-        let scale_q16 = i64::from(i32::from_le_bytes(reader.array()?));
+        let version = header.u32()?;
+        if version != FORMAT_VERSION {
+            return Err(format!("format version {version}; this build reads version {FORMAT_VERSION}"));
+        }
+        let header_bytes = header.u32()? as usize;
+        if header_bytes != HEADER_BYTES {
+            return Err(format!(
+                "a {header_bytes}-byte header; format version {FORMAT_VERSION} has {HEADER_BYTES}"
+            ));
+        }
+        let inputs = header.u32()?;
+        let layer_count = header.u32()? as usize;
+        let mut layers = [0u32; MAX_LAYERS];
+        for size in &mut layers {
+            *size = header.u32()?;
+        }
+        let described = || {
+            let sizes: Vec<String> =
+                layers[..layer_count.min(MAX_LAYERS)].iter().map(u32::to_string).collect();
+            format!("{inputs} inputs, layers {}", sizes.join("x"))
+        };
+        let expected = format!("{INPUTS} inputs, layers {}", LAYERS.map(|n| n.to_string()).join("x"));
+        if inputs as usize != INPUTS
+            || layer_count != LAYERS.len()
+            || layers[..LAYERS.len()] != LAYERS
+            || layers[LAYERS.len()..].iter().any(|&n| n != 0)
+        {
+            return Err(format!(
+                "the network's architecture is {}; this build evaluates {expected}",
+                described()
+            ));
+        }
+        let qa = header.i32()?;
+        if qa != i32::from(QA) {
+            return Err(format!("an activation scale of {qa}; this build evaluates {QA}"));
+        }
+        let scale_q16 = header.i32()?;
+        if scale_q16 <= 0 {
+            return Err(format!("an output scale of {scale_q16}; it must be positive"));
+        }
+        let payload_bytes = header.u64()?;
+        if payload_bytes != PAYLOAD_BYTES as u64 {
+            return Err(format!("a payload of {payload_bytes} bytes; this architecture has {PAYLOAD_BYTES}"));
+        }
+        let checksum = header.u64()?;
+        let payload = &bytes[HEADER_BYTES..];
+        if payload.len() < PAYLOAD_BYTES {
+            return Err(format!(
+                "the network file ends early: {} bytes, the header says {}",
+                bytes.len(),
+                HEADER_BYTES + PAYLOAD_BYTES
+            ));
+        }
+        if payload.len() > PAYLOAD_BYTES {
+            return Err(format!("{} bytes after the network", payload.len() - PAYLOAD_BYTES));
+        }
+        let computed = fnv1a64(&[&bytes[..CHECKSUM_AT], payload]);
+        if computed != checksum {
+            return Err(format!(
+                "checksum mismatch (the file says {checksum:016x}, its bytes give {computed:016x}): the file is damaged"
+            ));
+        }
+
+        let mut reader = Reader { bytes: payload, at: 0 };
         let mut w1 = vec![[0i16; HIDDEN]; INPUTS];
         for row in &mut w1 {
             reader.i16s(row)?;
@@ -81,21 +193,62 @@ impl Network {
         let mut w2 = [[0; HIDDEN]; 2];
         reader.i16s(&mut w2[0])?;
         reader.i16s(&mut w2[1])?;
-        let b2 = i32::from_le_bytes(reader.array()?);
-        if reader.at != bytes.len() {
-            return Err(format!("{} bytes after the network", bytes.len() - reader.at));
-        }
+        let b2 = reader.i32()?;
+        let network = Network { scale_q16: i64::from(scale_q16), w1, b1, w2, b2 };
+        network.check_ranges()?;
+        Ok(network)
+    }
+
+    /// Refuses values that could overflow: every accumulator must stay within `i16` whatever the
+    /// board, and the scaled output within `i32`.
+    fn check_ranges(&self) -> Result<(), String> {
         // An accumulator is b1 plus at most MAX_MEN columns of w1: with the largest of them it must
         // still fit in i16, so that the incremental sums are exact.
         for unit in 0..HIDDEN {
-            let mut column: Vec<i64> = w1.iter().map(|row| i64::from(row[unit]).abs()).collect();
+            let mut column: Vec<i64> = self.w1.iter().map(|row| i64::from(row[unit]).abs()).collect();
             column.sort_unstable_by(|a, b| b.cmp(a));
-            let bound = i64::from(b1[unit]).abs() + column.iter().take(MAX_MEN).sum::<i64>();
+            let bound = i64::from(self.b1[unit]).abs() + column.iter().take(MAX_MEN).sum::<i64>();
             if bound > i64::from(i16::MAX) {
                 return Err(format!("hidden unit {unit} could reach {bound}, beyond an i16 accumulator"));
             }
         }
-        Ok(Network { scale_q16, w1, b1, w2, b2 })
+        // The output sum is b2 plus both perspectives' clipped accumulators times w2; scaled, it
+        // must fit in i32 (it is clamped to the scores' range afterwards).
+        let sum_bound = i64::from(self.b2).abs()
+            + self.w2.iter().flatten().map(|&w| i64::from(QA) * i64::from(w).abs()).sum::<i64>();
+        let output_bound = sum_bound.checked_mul(self.scale_q16).map(|v| v >> 16);
+        if output_bound.is_none_or(|v| v > i64::from(i32::MAX)) {
+            return Err(format!(
+                "the output could reach {sum_bound} x {} / 2^16, beyond an i32 evaluation",
+                self.scale_q16
+            ));
+        }
+        Ok(())
+    }
+
+    /// The network as a file [`Network::from_bytes`] reads back (the format the trainer writes).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_BYTES + PAYLOAD_BYTES);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(HEADER_BYTES as u32).to_le_bytes());
+        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&(LAYERS.len() as u32).to_le_bytes());
+        for i in 0..MAX_LAYERS {
+            out.extend_from_slice(&LAYERS.get(i).copied().unwrap_or(0).to_le_bytes());
+        }
+        out.extend_from_slice(&i32::from(QA).to_le_bytes());
+        out.extend_from_slice(&(self.scale_q16 as i32).to_le_bytes());
+        out.extend_from_slice(&(PAYLOAD_BYTES as u64).to_le_bytes());
+        let mut payload = Vec::with_capacity(PAYLOAD_BYTES);
+        for value in self.w1.iter().flatten().chain(&self.b1).chain(self.w2.iter().flatten()) {
+            payload.extend_from_slice(&value.to_le_bytes());
+        }
+        payload.extend_from_slice(&self.b2.to_le_bytes());
+        let checksum = fnv1a64(&[&out, &payload]);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
     }
 
     /// The accumulators of a board, computed from scratch.
@@ -214,6 +367,17 @@ fn input(view: Color, piece: Piece, sq: Square) -> usize {
     (theirs * 8 + piece.role.index()) * NUM_SQUARES + square
 }
 
+/// What a file that is not a network of this format is.
+fn not_a_network(magic: &[u8]) -> String {
+    if magic == OLD_MAGIC {
+        "an unversioned network file of an earlier build (magic CONGONN1): write it again with \
+         benches/tuning/nnue.py"
+            .to_owned()
+    } else {
+        format!("not a network file (no {} magic)", String::from_utf8_lossy(MAGIC))
+    }
+}
+
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -234,6 +398,18 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.array()?))
+    }
+
+    fn i32(&mut self) -> Result<i32, String> {
+        Ok(i32::from_le_bytes(self.array()?))
+    }
+
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.array()?))
+    }
+
     fn i16s(&mut self, out: &mut [i16]) -> Result<(), String> {
         for value in out {
             *value = i16::from_le_bytes(self.array()?);
@@ -247,31 +423,138 @@ mod tests {
     use super::*;
     use crate::rng::SplitMix64;
 
+    /// The compiled-in network goes through the checks of any file, and writes back byte for byte.
     #[test]
     fn the_compiled_in_network_is_valid() {
-        assert!(Network::from_bytes(NETWORK_FILE).is_ok());
+        let net = Network::from_bytes(NETWORK_FILE).unwrap();
+        assert_eq!(net.to_bytes(), NETWORK_FILE);
+        assert_eq!(NETWORK_FILE.len(), HEADER_BYTES + PAYLOAD_BYTES);
+    }
+
+    /// `bytes` with its checksum made right again: a damage the checksum cannot see.
+    fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+        let checksum = fnv1a64(&[&bytes[..CHECKSUM_AT], &bytes[HEADER_BYTES..]]);
+        bytes[CHECKSUM_AT..HEADER_BYTES].copy_from_slice(&checksum.to_le_bytes());
+        bytes
+    }
+
+    fn error(bytes: &[u8]) -> String {
+        Network::from_bytes(bytes).unwrap_err()
     }
 
     #[test]
-    fn damaged_network_files_are_errors() {
-        assert!(Network::from_bytes(b"").unwrap_err().contains("ends early"));
-        assert!(Network::from_bytes(b"CONGONN2xxxxxxxx").unwrap_err().contains("magic"));
-        let mut short = NETWORK_FILE.to_vec();
-        short.pop();
-        assert!(Network::from_bytes(&short).unwrap_err().contains("ends early"));
+    fn a_network_written_reads_back_the_same() {
+        let mut net = (*network()).clone();
+        net.w1[3][5] = -17;
+        net.b2 = 12_345;
+        let again = Network::from_bytes(&net.to_bytes()).unwrap();
+        assert_eq!(again.to_bytes(), net.to_bytes());
+        let pos = Position::start().play_unchecked(&{
+            let mut first = None;
+            Position::start().for_each_move(&mut |m| {
+                first.get_or_insert(m);
+            });
+            first.unwrap()
+        });
+        assert_eq!(again.evaluate(&pos), net.evaluate(&pos));
+    }
+
+    #[test]
+    fn truncated_and_padded_files_are_errors() {
+        assert!(error(b"").contains("ends early, at byte 0"));
+        assert!(error(&NETWORK_FILE[..HEADER_BYTES - 1]).contains("ends early"));
+        assert!(error(&NETWORK_FILE[..NETWORK_FILE.len() - 1]).contains("ends early"));
         let mut long = NETWORK_FILE.to_vec();
         long.push(0);
-        assert!(Network::from_bytes(&long).unwrap_err().contains("after the network"));
-        let mut other = NETWORK_FILE.to_vec();
-        other[8] = 32;
-        assert!(Network::from_bytes(&other).unwrap_err().contains("32 hidden units"));
+        assert!(error(&long).contains("1 bytes after the network"));
+    }
+
+    #[test]
+    fn a_flipped_byte_is_a_checksum_error() {
+        // Anywhere in the payload or in the header's scales.
+        for at in [HEADER_BYTES, HEADER_BYTES + 1000, NETWORK_FILE.len() - 1, 44] {
+            let mut flipped = NETWORK_FILE.to_vec();
+            flipped[at] ^= 0x10;
+            assert!(error(&flipped).contains("checksum mismatch"), "byte {at}: {}", error(&flipped));
+        }
+        let mut wrong_sum = NETWORK_FILE.to_vec();
+        wrong_sum[CHECKSUM_AT] ^= 1;
+        assert!(error(&wrong_sum).contains("checksum mismatch"));
+    }
+
+    #[test]
+    fn foreign_files_are_errors() {
+        let mut magic = NETWORK_FILE.to_vec();
+        magic[..8].copy_from_slice(b"NOTANET!");
+        assert!(error(&magic).contains("not a network file (no CONGONET magic)"));
+        assert!(error(b"PK\x03\x04 a zip archive").contains("no CONGONET magic"));
+        let mut old = b"CONGONN1".to_vec();
+        old.extend_from_slice(&NETWORK_FILE[HEADER_BYTES..]);
+        assert!(error(&old).contains("earlier build"));
+        let mut version = NETWORK_FILE.to_vec();
+        version[8] = 2;
+        assert!(error(&version).contains("format version 2; this build reads version 1"));
+    }
+
+    #[test]
+    fn another_architecture_is_an_error() {
+        let expected = format!("this build evaluates {INPUTS} inputs, layers {HIDDEN}x1");
+        let mut inputs = NETWORK_FILE.to_vec();
+        inputs[16..20].copy_from_slice(&(9 * INPUTS as u32).to_le_bytes());
+        assert!(error(&inputs).contains(&format!("{} inputs, layers {HIDDEN}x1; {expected}", 9 * INPUTS)));
+        let mut wider = NETWORK_FILE.to_vec();
+        wider[24..28].copy_from_slice(&256u32.to_le_bytes());
+        assert!(error(&wider).contains(&format!("layers 256x1; {expected}")));
+        let mut deeper = NETWORK_FILE.to_vec();
+        deeper[20..24].copy_from_slice(&3u32.to_le_bytes());
+        deeper[28..32].copy_from_slice(&32u32.to_le_bytes());
+        deeper[32..36].copy_from_slice(&1u32.to_le_bytes());
+        assert!(error(&deeper).contains(&format!("layers {HIDDEN}x32x1; {expected}")));
+        let mut qa = NETWORK_FILE.to_vec();
+        qa[40..44].copy_from_slice(&127i32.to_le_bytes());
+        assert!(error(&qa).contains("activation scale of 127"));
+        let mut payload = NETWORK_FILE.to_vec();
+        payload[48..56].copy_from_slice(&1u64.to_le_bytes());
+        assert!(error(&payload).contains("a payload of 1 bytes"));
+    }
+
+    #[test]
+    fn values_that_could_overflow_are_errors() {
         // Two inputs of unit 0 at 30,000: a board with both pieces would overflow its accumulator.
         let mut overflowing = NETWORK_FILE.to_vec();
         for input in [0, 1] {
-            let at = 16 + 2 * HIDDEN * input;
+            let at = HEADER_BYTES + 2 * HIDDEN * input;
             overflowing[at..at + 2].copy_from_slice(&30_000i16.to_le_bytes());
         }
-        assert!(Network::from_bytes(&overflowing).unwrap_err().contains("beyond an i16 accumulator"));
+        let overflowing = resealed(overflowing);
+        assert!(error(&overflowing).contains("hidden unit 0 could reach"), "{}", error(&overflowing));
+        assert!(error(&overflowing).contains("beyond an i16 accumulator"));
+        // An output scale that takes the largest output sum past i32.
+        let mut scale = NETWORK_FILE.to_vec();
+        scale[44..48].copy_from_slice(&i32::MAX.to_le_bytes());
+        assert!(error(&resealed(scale)).contains("beyond an i32 evaluation"));
+        let mut negative = NETWORK_FILE.to_vec();
+        negative[44..48].copy_from_slice(&(-5i32).to_le_bytes());
+        assert!(error(&resealed(negative)).contains("output scale of -5; it must be positive"));
+    }
+
+    #[test]
+    fn loading_names_the_file() {
+        let dir = std::env::temp_dir().join(format!("congo-nnue-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.nnue");
+        std::fs::write(&good, NETWORK_FILE).unwrap();
+        assert_eq!(Network::load(&good).unwrap().to_bytes(), NETWORK_FILE);
+        let bad = dir.join("bad.nnue");
+        std::fs::write(&bad, &NETWORK_FILE[..100]).unwrap();
+        let message = Network::load(&bad).unwrap_err();
+        assert!(
+            message.starts_with(&format!("{}: ", bad.display())) && message.contains("ends early"),
+            "{message}"
+        );
+        let missing = dir.join("missing.nnue");
+        assert!(Network::load(&missing).unwrap_err().contains("missing.nnue: cannot be read"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Along random games (captures, monkey chains, drownings, promotions), the accumulators

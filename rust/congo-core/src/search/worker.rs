@@ -157,7 +157,7 @@ pub(crate) struct Worker<'a> {
     /// The lines of the last completed iteration, best first (main thread).
     completed: Vec<RootMove>,
     /// With the learned evaluation on, its accumulators along the search path.
-    nnue: Option<NnueStack>,
+    nnue: Option<NnueStack<'a>>,
 }
 
 /// The learned evaluation's accumulators of the nodes on the search path: `boards[ply]` is the
@@ -165,15 +165,15 @@ pub(crate) struct Worker<'a> {
 /// board; the accumulators are brought up from the nearest fresh ancestor when the node is
 /// evaluated, so nodes cut off before their evaluation (table hits, repetitions) cost no update.
 /// Copy-make: leaving a node is free.
-struct NnueStack {
-    network: &'static Network,
+struct NnueStack<'a> {
+    network: &'a Network,
     acc: Vec<Accumulator>,
     boards: Vec<Board>,
     fresh: Vec<bool>,
 }
 
-impl NnueStack {
-    fn new(network: &'static Network, root: &Board) -> NnueStack {
+impl<'a> NnueStack<'a> {
+    fn new(network: &'a Network, root: &Board) -> NnueStack<'a> {
         let mut fresh = vec![false; MAX_PLY + 2];
         fresh[0] = true;
         NnueStack {

@@ -273,6 +273,8 @@ pub struct Server {
     threads: usize,
     hash_mb: usize,
     multipv: usize,
+    /// `UCI_ShowWDL`: every `info … score` also carries the model's `wdl W D L`.
+    show_wdl: bool,
     debug: bool,
     /// The inert options ([`crate::search::Params::inert`]) last warned about: a `go` warns when
     /// they change (options may come in any order, so `setoption` itself cannot tell).
@@ -296,6 +298,7 @@ impl Server {
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
+            show_wdl: false,
             debug: false,
             warned_inert: Vec::new(),
         })
@@ -455,6 +458,9 @@ impl Server {
         if option.name == options::TABLEBASE_PATH {
             return self.set_tablebase(value.unwrap_or(""));
         }
+        if option.name == options::EVAL_FILE {
+            return self.set_eval_file(value.unwrap_or(""));
+        }
         let value = match options::parse_value(&option, value) {
             Ok(value) => value,
             Err(message) => return self.out.error(&message),
@@ -475,6 +481,7 @@ impl Server {
                     Ok(mut fresh) => {
                         fresh.set_move_overhead(engine.move_overhead());
                         fresh.set_tablebase(engine.tablebase().cloned());
+                        fresh.set_network(engine.network().cloned());
                         *engine = fresh;
                         (self.threads, self.hash_mb) = (threads, hash_mb);
                     }
@@ -482,6 +489,7 @@ impl Server {
                 }
             }
             options::MULTIPV => self.multipv = value as usize,
+            options::UCI_SHOW_WDL => self.show_wdl = value != 0,
             options::PONDER => {} // the controller's business: it says `go ponder` when it wants to
             options::MOVE_OVERHEAD => engine.set_move_overhead(Duration::from_millis(value as u64)),
             options::CLEAR_HASH => engine.clear(),
@@ -512,6 +520,26 @@ impl Server {
             Err(e) => {
                 self.out.error(&format!("{}: {e}; the engine keeps its tables", options::TABLEBASE_PATH));
             }
+        }
+    }
+
+    /// Loads the network of a file for the learned evaluation (`<empty>` or nothing: the
+    /// compiled-in one). A file that is unreadable, damaged or of another architecture is an error
+    /// naming it, and the engine keeps the network it had.
+    fn set_eval_file(&mut self, path: &str) {
+        let path = path.trim();
+        self.reclaim_engine();
+        let Some(engine) = self.engine.as_mut() else { return };
+        if path.is_empty() || path == "<empty>" {
+            engine.set_network(None);
+            return;
+        }
+        match crate::search::Network::load(path) {
+            Ok(network) => {
+                engine.set_network(Some(Arc::new(network)));
+                self.out.line(&format!("info string {}: {path}", options::EVAL_FILE));
+            }
+            Err(e) => self.out.error(&format!("{}: {e}; the engine keeps its network", options::EVAL_FILE)),
         }
     }
 
@@ -690,6 +718,8 @@ impl Server {
             limits,
             options,
             infinite: go.infinite,
+            // The model's phase: plies played since the start, as the position's move number says.
+            wdl_ply: self.show_wdl.then(|| wdl_ply(&position)),
             out: self.out.clone(),
             release: Arc::clone(&release),
             searching: Arc::clone(&searching),
@@ -719,6 +749,8 @@ struct SearchJob {
     limits: Limits,
     options: SearchOptions,
     infinite: bool,
+    /// The ply for `wdl` in `info` lines, or `None` without `UCI_ShowWDL`.
+    wdl_ply: Option<u32>,
     out: Output,
     release: Arc<Release>,
     searching: Arc<AtomicBool>,
@@ -737,7 +769,7 @@ impl SearchJob {
                     last_best = info.pv.first().map(|m| m.path);
                 }
                 hashfull = info.hashfull;
-                out.line(&info_line(info));
+                out.line(&info_line_with(info, self.wdl_ply));
             });
         match result.best_move {
             // An iteration cut short found a better move than the last one reported: say so, so
@@ -745,21 +777,28 @@ impl SearchJob {
             Some(best) if last_best != Some(best.path) => {
                 for (index, line) in result.lines.iter().enumerate() {
                     // The same line as every other `info` (the table's use as last reported).
-                    out.line(&info_line(&SearchInfo {
-                        multipv: u32::try_from(index + 1).unwrap_or(u32::MAX),
-                        bound: Bound::Exact,
-                        depth: result.depth,
-                        seldepth: result.seldepth,
-                        score: line.score,
-                        pv: line.pv.clone(),
-                        nodes: result.nodes,
-                        time: result.time,
-                        hashfull,
-                    }));
+                    out.line(&info_line_with(
+                        &SearchInfo {
+                            multipv: u32::try_from(index + 1).unwrap_or(u32::MAX),
+                            bound: Bound::Exact,
+                            depth: result.depth,
+                            seldepth: result.seldepth,
+                            score: line.score,
+                            pv: line.pv.clone(),
+                            nodes: result.nodes,
+                            time: result.time,
+                            hashfull,
+                        },
+                        self.wdl_ply,
+                    ));
                 }
             }
             Some(_) => {}
-            None => out.line(&format!("info depth 0 score {}", score_text(result.score))),
+            None => out.line(&format!(
+                "info depth 0 score {}{}",
+                score_text(result.score),
+                wdl_text(result.score, self.wdl_ply)
+            )),
         }
         if let Some(tables) = tables.filter(|t| t.failures() != failures_before) {
             if let Some(failure) = tables.failure() {
@@ -791,19 +830,39 @@ fn pv_text(pv: &[Move]) -> String {
     text
 }
 
+/// Plies played since the start of a game reaching `position`: the win/draw/loss model's phase.
+fn wdl_ply(position: &Position) -> u32 {
+    position.fullmove().saturating_sub(1).saturating_mul(2)
+        + u32::from(position.turn() == crate::Color::Black)
+}
+
+/// ` wdl W D L` (per mille, the side to move's view) for a score at `ply`; nothing for `None`.
+fn wdl_text(score: Score, ply: Option<u32>) -> String {
+    ply.map_or_else(String::new, |ply| {
+        let w = crate::search::wdl::wdl(score, ply);
+        format!(" wdl {} {} {}", w.wins, w.draws, w.losses)
+    })
+}
+
 /// `info depth … pv …` for one line of a search.
 pub fn info_line(info: &SearchInfo) -> String {
+    info_line_with(info, None)
+}
+
+/// [`info_line`], with `wdl W D L` after the score for the position's `wdl_ply` when given.
+pub fn info_line_with(info: &SearchInfo, wdl_ply: Option<u32>) -> String {
     let bound = match info.bound {
         Bound::Exact => "",
         Bound::Lower => " lowerbound",
         Bound::Upper => " upperbound",
     };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{bound}{} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         score_text(info.score),
+        wdl_text(info.score, wdl_ply),
         info.nodes,
         info.nps(),
         info.hashfull,

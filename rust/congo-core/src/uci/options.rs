@@ -54,10 +54,15 @@ pub const THREADS: &str = "Threads";
 pub const HASH: &str = "Hash";
 pub const MULTIPV: &str = "MultiPV";
 pub const PONDER: &str = "Ponder";
+/// Adds `wdl W D L` (the win/draw/loss model, per mille) to every `info` with a score.
+pub const UCI_SHOW_WDL: &str = "UCI_ShowWDL";
 pub const MOVE_OVERHEAD: &str = "Move Overhead";
 pub const CLEAR_HASH: &str = "Clear Hash";
 /// A directory of endgame tables (`congo tablebase generate`); empty for none.
 pub const TABLEBASE_PATH: &str = "TablebasePath";
+/// A network file for the learned evaluation (`docs/engine.md`, "Network files"); empty for the
+/// compiled-in network.
+pub const EVAL_FILE: &str = "EvalFile";
 
 /// Every option with its default.
 pub fn all() -> Vec<UciOption> {
@@ -70,6 +75,7 @@ pub fn all() -> Vec<UciOption> {
         spin(HASH, DEFAULT_HASH_MB, 1, MAX_HASH_MB),
         spin(MULTIPV, 1, 1, MAX_MULTIPV),
         UciOption { name: PONDER, kind: OptionKind::Check { default: false } },
+        UciOption { name: UCI_SHOW_WDL, kind: OptionKind::Check { default: false } },
         spin(
             MOVE_OVERHEAD,
             crate::search::DEFAULT_MOVE_OVERHEAD.as_millis() as usize,
@@ -78,6 +84,7 @@ pub fn all() -> Vec<UciOption> {
         ),
         UciOption { name: CLEAR_HASH, kind: OptionKind::Button },
         UciOption { name: TABLEBASE_PATH, kind: OptionKind::Text },
+        UciOption { name: EVAL_FILE, kind: OptionKind::Text },
     ];
     let defaults = Params::default();
     // Switches range over 0 and 1 (no weight does): they are announced as checks.
@@ -129,7 +136,7 @@ mod tests {
     #[test]
     fn the_usual_options_and_every_parameter_are_announced() {
         let options = all();
-        for name in [THREADS, HASH, MULTIPV, PONDER, MOVE_OVERHEAD, CLEAR_HASH] {
+        for name in [THREADS, HASH, MULTIPV, PONDER, MOVE_OVERHEAD, CLEAR_HASH, TABLEBASE_PATH, EVAL_FILE] {
             assert!(options.iter().any(|o| o.name == name), "{name}");
         }
         for param in PARAMS {
@@ -153,6 +160,11 @@ mod tests {
         );
         assert_eq!(find(CLEAR_HASH).unwrap().to_string(), "option name Clear Hash type button");
         assert_eq!(find(PONDER).unwrap().to_string(), "option name Ponder type check default false");
+        assert_eq!(
+            find("uci_showwdl").unwrap().to_string(),
+            "option name UCI_ShowWDL type check default false"
+        );
+        assert_eq!(find("evalfile").unwrap().to_string(), "option name EvalFile type string default <empty>");
     }
 
     #[test]
