@@ -27,7 +27,7 @@ import queue
 import threading
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Callable, overload
+from typing import Callable, cast, overload
 
 from congo import _core
 from congo._core import (
@@ -223,6 +223,9 @@ class Engine:
     they cover then scores exactly (a win or loss with its distance, or a draw) and a root they
     cover is answered at once with the distance-best move. :meth:`set_tablebase` changes it later.
 
+    ``options={"EvalFile": path}``: the learned evaluation's network read from a file instead of
+    the compiled-in one (:meth:`set_eval_file`); a damaged or foreign file raises ``ValueError``.
+
     Raises ``ValueError`` for a thread count outside 1 … :data:`MAX_THREADS`, a table size outside
     1 … :data:`MAX_HASH_MB` MiB, or an unknown option or value; ``TypeError`` for arguments of the
     wrong type; ``MemoryError`` when the table cannot be allocated; ``OSError`` or
@@ -234,20 +237,25 @@ class Engine:
         *,
         threads: int = 1,
         hash_mb: int = DEFAULT_HASH_MB,
-        options: Mapping[str, int] | None = None,
+        options: Mapping[str, int | str | os.PathLike[str]] | None = None,
         tablebase_path: str | os.PathLike[str] | None = None,
     ) -> None:
         if options is not None and not isinstance(options, Mapping):
             raise TypeError(
                 f"options must be a mapping of option names to ints, got {type(options).__name__}"
             )
-        # A switch may be given as a bool; everything else is checked by the core.
-        pairs = [
-            (name, int(value) if isinstance(value, bool) else value)
-            for name, value in (options or {}).items()
-        ]
+        # EvalFile is a path, not a number: it is read after the engine exists.
+        eval_file = None
+        pairs: list[tuple[str, int]] = []
+        for name, value in (options or {}).items():
+            if isinstance(name, str) and name.lower() == "evalfile":
+                eval_file = cast("str | os.PathLike[str]", value)  # set_eval_file checks it
+            else:  # A switch may be given as a bool; everything else is checked by the core.
+                pairs.append((name, int(value) if isinstance(value, bool) else cast(int, value)))
         self._engine = _core.Engine(threads, hash_mb, pairs)
-        self._options = dict(pairs)
+        self._options: dict[str, object] = dict(pairs)
+        if eval_file is not None:
+            self.set_eval_file(eval_file)
         inert = self._engine.inert_options_warning()
         if inert is not None:
             warnings.warn(f"engine options: {inert}", UserWarning, stacklevel=2)
@@ -279,6 +287,22 @@ class Engine:
             tablebase = Tablebase(tablebase)
         self._engine.set_tablebase(None if tablebase is None else tablebase._tb)
         self._tablebase = tablebase
+
+    def set_eval_file(self, path: str | os.PathLike[str] | None) -> None:
+        """Evaluates with the network of a file (``docs/engine.md``, "Network files") from now on;
+        ``None``, ``""`` or ``"<empty>"``: the compiled-in network. The file is verified first
+        (header, architecture, size, checksum, value ranges): ``ValueError`` names the file and
+        what is wrong with it, and the engine keeps the network it had. The transposition table is
+        cleared."""
+        if path is not None and not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"EvalFile must be a path, got {type(path).__name__}")
+        text = None if path is None else os.fspath(path)
+        if text is not None and text.strip() in ("", "<empty>"):
+            text = None
+        self._engine.set_eval_file(text)
+        self._options.pop("EvalFile", None)
+        if text is not None:
+            self._options["EvalFile"] = text
 
     def _search(
         self,

@@ -1,0 +1,161 @@
+"""Networks as files: the ``EvalFile`` option of ``congo.Engine`` and of ``congo uci``.
+
+The shipped network read from a file evaluates and searches exactly as the compiled-in one; a file
+of other weights is the evaluation its numpy reading says; a damaged or foreign file is refused
+with an error naming it, and the engine keeps the network it had."""
+
+from __future__ import annotations
+
+import struct
+import sys
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+import congo  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benches" / "tuning"))
+
+import nnue  # noqa: E402
+
+FENS = [
+    congo.STARTING_FEN,
+    "7/4l2/7/4c2/7/2p4/1M1L3 w 1",
+    "2l4/5C1/1P5/2G4/7/7/4L2 b 1",
+]
+
+
+def shipped(tmp_path: Path) -> Path:
+    path = tmp_path / "shipped.nnue"
+    path.write_bytes(nnue.NNUE_BIN.read_bytes())
+    return path
+
+
+def other_network(tmp_path: Path) -> Path:
+    """The shipped weights with another output bias: a valid file evaluating differently."""
+    w1, b1, w2, b2, scale = nnue.read_network(nnue.NNUE_BIN)
+    path = tmp_path / "other.nnue"
+    path.write_bytes(nnue.pack_network(w1, b1, w2, b2 + 5000, scale))
+    return path
+
+
+def damaged_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Files of each kind of damage, with what the error must say."""
+    data = nnue.NNUE_BIN.read_bytes()
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 0x01
+    magic = b"NOTANET!" + data[8:]
+    wider = bytearray(data)
+    struct.pack_into("<I", wider, 24, 256)
+    cases = {
+        "truncated": (data[:-10], "ends early"),
+        "flipped": (bytes(flipped), "checksum mismatch"),
+        "magic": (magic, "not a network file"),
+        "architecture": (bytes(wider), "architecture"),
+        "text": (b"this is not a network\n", "not a network file"),
+    }
+    files = {}
+    for name, (content, problem) in cases.items():
+        path = tmp_path / f"{name}.nnue"
+        path.write_bytes(content)
+        files[name] = (path, problem)
+    return files
+
+
+def test_the_shipped_network_from_a_file_is_the_built_in_one(tmp_path: Path) -> None:
+    built_in = congo.Engine()
+    from_file = congo.Engine(options={"EvalFile": str(shipped(tmp_path))})
+    assert [from_file.evaluate(fen) for fen in FENS] == [built_in.evaluate(fen) for fen in FENS]
+    for fen in FENS[:2]:
+        a = built_in.search(congo.Board(fen), congo.Limit(depth=6))
+        b = from_file.search(congo.Board(fen), congo.Limit(depth=6))
+        assert (a.move, a.nodes, a.score) == (b.move, b.nodes, b.score)
+        built_in.clear()
+        from_file.clear()
+
+
+def test_another_network_evaluates_as_its_file_says(tmp_path: Path) -> None:
+    other = other_network(tmp_path)
+    engine = congo.Engine(options={"EvalFile": other})  # a Path is taken too
+    assert [engine.evaluate(fen) for fen in FENS] == nnue.centipawns(other, FENS)
+    assert engine.evaluate(FENS[0]) != congo.Engine().evaluate(FENS[0])
+    assert "EvalFile=" in repr(engine)
+    for empty in (None, "", "<empty>"):
+        engine.set_eval_file(other)
+        engine.set_eval_file(empty)
+        assert engine.evaluate(FENS[0]) == congo.Engine().evaluate(FENS[0])
+
+
+def test_a_damaged_file_is_refused_and_the_engine_keeps_its_network(tmp_path: Path) -> None:
+    other = other_network(tmp_path)
+    engine = congo.Engine(options={"EvalFile": str(other)})
+    before = [engine.evaluate(fen) for fen in FENS]
+    files = damaged_files(tmp_path)
+    for path, problem in files.values():
+        with pytest.raises(ValueError, match="EvalFile") as caught:
+            engine.set_eval_file(path)
+        assert str(path) in str(caught.value), caught.value
+        assert problem in str(caught.value), caught.value
+        assert [engine.evaluate(fen) for fen in FENS] == before
+    missing = tmp_path / "missing.nnue"
+    with pytest.raises(ValueError, match=r"missing\.nnue: cannot be read"):
+        congo.Engine(options={"EvalFile": str(missing)})
+    with pytest.raises(TypeError, match="EvalFile must be a path"):
+        congo.Engine(options={"EvalFile": 3})
+    result = engine.search(congo.Board(), congo.Limit(depth=4))
+    assert result.move in congo.Board().legal_moves
+
+
+def test_the_trainer_writes_the_format_the_engine_reads(tmp_path: Path) -> None:
+    w1, b1, w2, b2, scale = nnue.read_network(nnue.NNUE_BIN)
+    again = tmp_path / "again.nnue"
+    again.write_bytes(nnue.pack_network(w1, b1, w2, b2, scale))
+    assert again.read_bytes() == nnue.NNUE_BIN.read_bytes()
+    assert nnue.fnv1a64(b"") == 0xCBF29CE484222325
+    assert nnue.fnv1a64(b"a") == 0xAF63DC4C8601EC8C  # the published FNV-1a 64 test vector
+    damaged = bytearray(again.read_bytes())
+    damaged[-1] ^= 0xFF
+    again.write_bytes(bytes(damaged))
+    with pytest.raises(ValueError, match="checksum"):
+        nnue.read_network(again)
+
+
+def test_the_protocol_loads_a_network_and_refuses_a_damaged_one(tmp_path: Path) -> None:
+    from tests.test_uci_server import Pipe
+
+    def searched(engine: Pipe) -> list[str]:
+        engine.send("position startpos")
+        lines = engine.exchange("go depth 5", "bestmove")
+        return [line for line in lines if line.startswith(("info depth 5 ", "bestmove"))]
+
+    reference = Pipe()
+    loaded = Pipe()
+    try:
+        options = reference.exchange("uci", "uciok")
+        assert "option name EvalFile type string default <empty>" in options
+        expected = [line.split(" nps ")[0] for line in searched(reference)]
+        path = shipped(tmp_path)
+        loaded.send(f"setoption name EvalFile value {path}")
+        assert loaded.exchange("isready", "readyok") == [f"info string EvalFile: {path}", "readyok"]
+        assert [line.split(" nps ")[0] for line in searched(loaded)] == expected
+        for damaged, problem in damaged_files(tmp_path).values():
+            loaded.send(f"setoption name EvalFile value {damaged}")
+            error, ready = loaded.exchange("isready", "readyok")
+            assert error.startswith(f"info string error: EvalFile: {damaged}: "), error
+            assert problem in error, error
+            assert error.endswith("; the engine keeps its network"), error
+            assert ready == "readyok"
+        # the network of the last good file: from a new game on, the same search as before
+        loaded.send("ucinewgame")
+        assert [line.split(" nps ")[0] for line in searched(loaded)] == expected
+        loaded.send("setoption name EvalFile value <empty>")
+        assert loaded.exchange("isready", "readyok") == ["readyok"]
+        assert reference.close() == 0
+        assert loaded.close() == 0
+    finally:
+        for engine in (reference, loaded):
+            if engine.process.poll() is None:
+                engine.process.kill()
