@@ -159,3 +159,30 @@ def test_the_protocol_loads_a_network_and_refuses_a_damaged_one(tmp_path: Path) 
         for engine in (reference, loaded):
             if engine.process.poll() is None:
                 engine.process.kill()
+
+
+def test_a_match_player_takes_an_eval_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from congo.__main__ import main
+    from congo.players import parse_player
+
+    board = congo.Board()
+    other = other_network(tmp_path)
+    name, factory = parse_player(f"engine:depth=3,EvalFile={other}")
+    assert name == f"engine:depth=3,EvalFile={other}"
+    player = factory(0)
+    assert (
+        player.choose(board)
+        == congo.Engine(options={"EvalFile": other}).search(board, congo.Limit(depth=3)).move
+    )
+    player.close()
+    flipped, problem = damaged_files(tmp_path)["flipped"]
+    with pytest.raises(ValueError, match="checksum mismatch") as caught:
+        parse_player(f"engine:depth=3,EvalFile={flipped}")
+    assert str(flipped) in str(caught.value)
+    argv = ["match", f"engine:depth=1,EvalFile={flipped}", "random", "--games", "2"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert str(flipped) in err, err
+    assert problem in err, err
+    assert "Traceback" not in err
+    assert main(["match", f"engine:depth=1,EvalFile={other}", "random", "--games", "2"]) == 0

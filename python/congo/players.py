@@ -188,7 +188,7 @@ class EnginePlayer(Player):
         *,
         threads: int = 1,
         hash_mb: int = _core.GAME_POOL_HASH_MB,
-        options: dict[str, int] | None = None,
+        options: dict[str, int | str] | None = None,
         name: str = "engine",
     ) -> None:
         self.name = name
@@ -363,7 +363,10 @@ def _engine_player(spec: str, settings: dict[str, str]) -> tuple[str, PlayerFact
     limit = _parse_limit(settings)
     threads = _parse_int("threads", settings.pop("threads", "1"))
     hash_mb = _parse_int("hash", settings.pop("hash", "16"))
-    options = {key: _parse_int(key, value) for key, value in settings.items()}
+    # EvalFile is a path (a network file); every other option is an integer.
+    options: dict[str, int | str] = {
+        key: value if key.lower() == "evalfile" else _parse_int(key, value) for key, value in settings.items()
+    }
     name = spec.strip()
     Engine(threads=threads, hash_mb=1, options=options)  # validates threads and options now
     return name, lambda seed: EnginePlayer(
@@ -385,7 +388,8 @@ def parse_player(spec: str) -> tuple[str, PlayerFactory]:
     """A player description (see the module docs) as a display name and a factory.
 
     ``engine:`` takes ``time``, ``depth``, ``nodes`` (the per-move limit; default ``time=0.1``),
-    ``threads``, ``hash`` and any engine option (``congo.Engine.option_info()``). ``uci:`` is
+    ``threads``, ``hash``, any engine option (``congo.Engine.option_info()``) and ``EvalFile=PATH``
+    (a network file, see ``docs/engine.md``; a path without commas). ``uci:`` is
     followed by the command line of an engine speaking ``docs/protocol.md``; ``uci[...]`` takes the
     per-move limit keys and any option the engine announces (sent with ``setoption``). On a clock
     (``time_control`` of :func:`congo.match.run_match`) engines play by the clock instead of their
