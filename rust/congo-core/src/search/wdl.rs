@@ -21,9 +21,9 @@ use core::cmp::Ordering;
 use super::Score;
 
 /// `a`'s coefficients in `m` (constant, linear, quadratic): fitted by `benches/tuning/wdl.py`.
-const A: [f64; 3] = [197.238, -41.796, 47.678];
+const A: [f64; 3] = [241.977, -183.152, 144.591];
 /// `b`'s coefficients in `m`.
-const B: [f64; 3] = [512.133, -261.933, 80.352];
+const B: [f64; 3] = [568.045, -390.87, 157.262];
 /// Later plies count as this one: the fit saw few games longer.
 pub const PLY_CAP: u32 = 240;
 /// Scores beyond this magnitude count as this one (the fit's range).
