@@ -51,7 +51,7 @@ DEFAULT_DATA = ",".join(
     )
 )
 
-from congo import MAX_PIECES_PER_COLOR, _core  # noqa: E402
+from congo import MAX_PIECES_PER_COLOR, tuning  # noqa: E402
 from congo._files import atomic_output, check_outputs  # noqa: E402
 from congo.learning import encode  # noqa: E402
 
@@ -81,7 +81,7 @@ def perspectives(fens: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         white_to_move = np.array([fen.split()[1] == "w" for fen in chunk])
         stm_rows.append(np.where(white_to_move[:, None], white, black))
         opp_rows.append(np.where(white_to_move[:, None], black, white))
-        out = _core.eval_features(chunk)
+        out = tuning.eval_features(chunk)
         evals.extend(out["eval"])
         quiet.extend(out["quiet"])
     return (
