@@ -96,7 +96,7 @@ def test_bad_engine_arguments() -> None:
     with pytest.raises(ValueError, match="null_move"):
         congo.Engine(options={"null_move": 5})
     with pytest.raises(TypeError):
-        congo.Engine(options={"null_move": "off"})  # type: ignore[dict-item]
+        congo.Engine(options={"null_move": "off"})
 
 
 def test_bad_search_arguments(engine: congo.Engine) -> None:

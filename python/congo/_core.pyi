@@ -66,6 +66,7 @@ __all__ = [
     "TablebaseError",
     "VectorGameCore",
     "VerifyReport",
+    "WDL_DEFAULT_PLY",
     "__version__",
     "action_leg",
     "bench",
@@ -94,6 +95,7 @@ __all__ = [
     "tablebase_generate",
     "tablebase_stats",
     "tablebase_verify",
+    "wdl",
 ]
 
 __version__: Final[str]

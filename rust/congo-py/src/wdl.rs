@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 /// `(wins, draws, losses)` per mille for an evaluation of `cp` centipawns at `ply` (moves played
 /// since the start; later than the model's range counts as its end), from the side to move's view.
 #[pyfunction]
-#[pyo3(signature = (cp, ply = u64::from(model::DEFAULT_PLY)))]
+#[pyo3(signature = (cp, ply = 30))] // a literal, so that Python's signature shows it (stubtest)
 pub fn wdl(cp: i64, ply: u64) -> (u32, u32, u32) {
     let cp = i32::try_from(cp).unwrap_or(if cp < 0 { i32::MIN } else { i32::MAX });
     let ply = u32::try_from(ply).unwrap_or(u32::MAX);
@@ -20,3 +20,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("WDL_DEFAULT_PLY", model::DEFAULT_PLY)?;
     Ok(())
 }
+
+// The default of `wdl`'s `ply` above is the model's.
+const _: () = assert!(model::DEFAULT_PLY == 30);
