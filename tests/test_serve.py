@@ -1423,3 +1423,42 @@ def test_match_streamed_to_its_end(page: Page) -> None:
         expect(page.locator("#m-finished li")).to_have_count(2)
     finally:
         running.close()
+
+
+def test_going_through_a_long_game_does_not_recompute_its_move_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each step through a game sent the SAN of every move again (a long record cost that at every
+    arrow key); the list is kept while the line and its variations stay the same, and made again
+    when they change."""
+    from congo.serve.session import BoardSession
+
+    _, hub, _ = _test_app()
+    game = BoardSession(hub, "long")
+    board = congo.Board()
+    record = pgn.Game()
+    node: pgn.GameNode = record
+    for _ in range(120):
+        if board.is_game_over():
+            break
+        move = sorted(board.legal_moves, key=lambda m: m.uci())[0]
+        node = node.add_variation(move)
+        board.push(move)
+    game.load(record)
+    first = game.state()["moves"]
+    calls: list[int] = []
+    san = congo.Board.san
+
+    def counted(self: congo.Board, move: congo.Move) -> str:
+        calls.append(1)
+        return san(self, move)
+
+    monkeypatch.setattr(congo.Board, "san", counted)
+    game.go_to(len(first) // 2)
+    state = game.state()
+    assert state["moves"] == first
+    legal = state["legal"]
+    assert len(calls) <= (len(legal) if legal is not None else 0) * 2  # the legal moves' SAN only
+    game.go_to(3)
+    game.enter_move(sorted(game.board().legal_moves, key=lambda m: m.uci())[-1].uci())
+    changed = game.state()["moves"]
+    assert len(changed) == 4  # a new line: the list is made again
+    assert changed[3]["variations"][0]["uci"] == first[3]["uci"]  # the old line, now a variation

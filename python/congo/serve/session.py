@@ -279,6 +279,9 @@ class BoardSession:
         self.thinking = 0  # the generation of the engine's move being searched (0: none)
         self.generation = 0
         self.last_analysis: dict[str, Any] | None = None
+        # The move list as sent (SAN of every move and its variations), kept while the line and its
+        # variations stay the same: going through a long game recomputed it at every step.
+        self._move_list: tuple[tuple[Any, ...], list[dict[str, Any]]] | None = None
 
     # -- the tree of moves (a congo.pgn game with its variations) and the line shown
 
@@ -356,13 +359,22 @@ class BoardSession:
             "svg_black": congo.svg.board(board, orientation=False, **extra),
         }
 
-    def state(self) -> dict[str, Any]:
-        board = self.board()
-        lastmove = self.lastmove
+    def move_list(self) -> list[dict[str, Any]]:
+        """The line shown as the page lists it: each move's SAN and the other moves tried there.
+        Computed again only when the line or a variation along it changed (the key, moves without
+        their SAN, costs a walk of the line; the SAN costs far more)."""
+        line = self.moves
+        node: pgn.GameNode = self.tree
+        key: list[Any] = [self.root.fen()]
+        for move in line:
+            key.append((move, tuple(child.move for child in node.variations)))
+            node = node.variation(move)
+        if self._move_list is not None and self._move_list[0] == tuple(key):
+            return self._move_list[1]
         replay = self.root.copy(stack=False)
         moves = []
-        node: pgn.GameNode = self.tree
-        for ply, move in enumerate(self.moves, 1):
+        node = self.tree
+        for ply, move in enumerate(line, 1):
             others = [
                 {"uci": child.move.uci(), "san": replay.san(child.move)}
                 for child in node.variations
@@ -371,6 +383,13 @@ class BoardSession:
             moves.append({"ply": ply, "uci": move.uci(), "san": replay.san(move), "variations": others})
             replay.push(move)
             node = node.variation(move)
+        self._move_list = (tuple(key), moves)
+        return moves
+
+    def state(self) -> dict[str, Any]:
+        board = self.board()
+        lastmove = self.lastmove
+        moves = self.move_list()
         result, reason = self.result()
         # The SAN of every legal move costs about 0.2 ms each: up to 25,786 of them would hold the
         # game's lock for seconds. Beyond MAX_LEGAL_SENT only their number is sent.
