@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import random
 import sys
-import tempfile
 from collections.abc import Sequence
+
+from _output import save
 
 import congo
 import congo.pgn
@@ -26,23 +26,6 @@ def play(seed: int, max_plies: int) -> congo.Board:
     while not board.is_game_over(claim_draw=True, max_plies=max_plies):
         board.push(rng.choice(list(board.legal_moves)))
     return board
-
-
-def save(path: str, text: str) -> None:
-    """Writes ``text`` to ``path`` whole or not at all: to a new temporary file beside it (never
-    through a symbolic link, never over another file), renamed over ``path`` when complete."""
-    directory = os.path.dirname(os.path.abspath(path))
-    with tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", dir=directory, suffix=".partial", delete=False
-    ) as f:
-        temporary = f.name
-        try:
-            f.write(text)
-        except BaseException:
-            f.close()
-            os.unlink(temporary)
-            raise
-    os.replace(temporary, path)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,10 +10,10 @@ value displays itself).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
+
+from _output import save
 
 import congo
 import congo.svg
@@ -35,23 +35,6 @@ def render(fen: str, move: str | None, size: int) -> str:
     board = congo.Board(fen)
     lastmove = board.push_san(move) if move else None
     return congo.svg.board(board, size=size, lastmove=lastmove, arrows=threats(board))
-
-
-def save(path: str, text: str) -> None:
-    """Writes ``text`` to ``path`` whole or not at all: to a new temporary file beside it (never
-    through a symbolic link, never over another file), renamed over ``path`` when complete."""
-    directory = os.path.dirname(os.path.abspath(path))
-    with tempfile.NamedTemporaryFile(
-        "w", encoding="utf-8", dir=directory, suffix=".partial", delete=False
-    ) as f:
-        temporary = f.name
-        try:
-            f.write(text)
-        except BaseException:
-            f.close()
-            os.unlink(temporary)
-            raise
-    os.replace(temporary, path)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -278,14 +278,19 @@ def test_texel_never_caches_a_cut_short_run_under_the_full_runs_name(
 
 
 def _script(relative: str) -> Any:
-    """A bench or example script, imported under a name of its own."""
+    """A bench or example script, imported under a name of its own, with its folder on the path as
+    when it runs (an example imports its sibling ``_output``)."""
     path = ROOT / relative
     spec = importlib.util.spec_from_file_location(f"script_{path.stem}", path)
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
     return module
 
 
