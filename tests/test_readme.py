@@ -36,7 +36,10 @@ def test_quickstart_has_exactly_the_two_commands() -> None:
 def test_ci_runs_the_test_command_as_written_in_a_fresh_venv() -> None:
     """The README's test command is run as written, in a venv with the test extra alone (so every test
     needing another extra must skip), and what it skipped runs again with every extra installed."""
-    ci = (Path(__file__).parent.parent / ".ci" / "run").read_text(encoding="utf-8")
+    run = Path(__file__).parent.parent / ".ci" / "run"
+    if not run.exists():
+        pytest.skip("not a checkout: the sdist has no .ci/")
+    ci = run.read_text(encoding="utf-8")
     step = re.search(r"^step_test\(\) \{\n(.*?)^\}", ci, re.S | re.M)
     assert step is not None
     assert "python3 -m venv" in step.group(1)
