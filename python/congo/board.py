@@ -84,10 +84,12 @@ _PROBLEM_FLAGS: Final[dict[tuple[str, bool | None], Status]] = {
     ("pawn_on_far_rank", False): Status.BLACK_PAWN_ON_FAR_RANK,
     ("too_many_pieces", True): Status.TOO_MANY_WHITE_PIECES,
     ("too_many_pieces", False): Status.TOO_MANY_BLACK_PIECES,
+    ("too_many_pawns", True): Status.TOO_MANY_WHITE_PAWNS,
+    ("too_many_pawns", False): Status.TOO_MANY_BLACK_PAWNS,
+    ("impossible_material", True): Status.IMPOSSIBLE_MATERIAL,
+    ("impossible_material", False): Status.IMPOSSIBLE_MATERIAL,
+    ("impossible_river", None): Status.IMPOSSIBLE_RIVER,
 }
-
-_START_COUNTS: Final = {"g": 1, "m": 1, "z": 1, "c": 1, "e": 2}
-"""How many of each piece but the pawns and the lion a side starts with: no rule ever adds one."""
 
 
 def fen_status(fen: str) -> Status:
@@ -97,21 +99,6 @@ def fen_status(fen: str) -> Status:
     flags = Status.VALID
     for kind, color, _message in _core.fen_problems(fen):
         flags |= _PROBLEM_FLAGS[(kind, color)]
-    # The syntax is known good here: expand the placement's digits to read the squares.
-    fields = fen.split()
-    ranks = ["".join("." * int(c) if c.isdigit() else c for c in rank) for rank in fields[0].split("/")]
-    placement = "".join(ranks)
-    for color, case in ((WHITE, str.upper), (BLACK, str.lower)):
-        if placement.count(case("p")) + placement.count(case("s")) > 7:
-            flags |= Status.TOO_MANY_WHITE_PAWNS if color else Status.TOO_MANY_BLACK_PAWNS
-        if any(placement.count(case(letter)) > count for letter, count in _START_COUNTS.items()):
-            flags |= Status.IMPOSSIBLE_MATERIAL
-    # Rank 4, the river, is the fourth rank from the top. The side that just moved is the one not
-    # to move; a crocodile never drowns.
-    white_to_move = len(fields) < 2 or fields[1] in ("w", "W")
-    swimmers = [c for c in ranks[3] if c not in ".cC" and c.isupper() != white_to_move]
-    if len(swimmers) > 1:
-        flags |= Status.IMPOSSIBLE_RIVER
     return flags
 
 

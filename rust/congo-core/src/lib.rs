@@ -56,6 +56,8 @@ pub use perft::{
 };
 pub use piece::{Color, Piece, Role};
 pub use playout::{random_playouts, random_playouts_interruptible, PlayoutStats};
-pub use position::{IllegalMoveError, IllegalReason, Position, PositionError, Setup, MAX_PIECES_PER_COLOR};
+pub use position::{
+    IllegalMoveError, IllegalReason, Position, PositionError, Setup, Unreachable, MAX_PIECES_PER_COLOR,
+};
 pub use san::{lan, lan_of, parse_san, san, san_line, san_of, SanError};
 pub use square::Square;

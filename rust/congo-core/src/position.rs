@@ -66,6 +66,45 @@ impl Setup {
         }
         found
     }
+
+    /// Why a placement [`Setup::problems`] accepts is still one no game reaches, for
+    /// python-chess-style status flags: more pawns and superpawns, or more of another piece, than a
+    /// side starts with (no rule adds a piece; a pawn only becomes a superpawn), or more than one
+    /// piece other than a crocodile of the side that just moved in the river (all but the one that
+    /// entered it with that move have drowned, RULES §6).
+    pub fn unreachable(&self) -> Vec<Unreachable> {
+        let board = &self.board;
+        let start = Board::start();
+        let count = |board: &Board, role, color| board.by_piece(Piece::new(role, color)).count();
+        let mut found = Vec::new();
+        for color in Color::ALL {
+            let pawns = count(board, Role::Pawn, color) + count(board, Role::Superpawn, color);
+            if pawns > count(&start, Role::Pawn, color) {
+                found.push(Unreachable::TooManyPawns { color });
+            }
+            let others = [Role::Monkey, Role::Giraffe, Role::Zebra, Role::Elephant, Role::Crocodile];
+            if others.into_iter().any(|role| count(board, role, color) > count(&start, role, color)) {
+                found.push(Unreachable::ImpossibleMaterial { color });
+            }
+        }
+        let moved = !self.turn;
+        let swimmers = board.by_color(moved) & crate::tables::RIVER & !board.by_role(Role::Crocodile);
+        if swimmers.count() > 1 {
+            found.push(Unreachable::ImpossibleRiver);
+        }
+        found
+    }
+}
+
+/// Why a valid placement is one no game from the start position reaches ([`Setup::unreachable`]).
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub enum Unreachable {
+    /// More pawns and superpawns than the start position's pawns.
+    TooManyPawns { color: Color },
+    /// More of some other piece (a monkey, giraffe, zebra, elephant or crocodile) than at the start.
+    ImpossibleMaterial { color: Color },
+    /// More than one swimmer (not a crocodile) of the side that just moved.
+    ImpossibleRiver,
 }
 
 impl Default for Setup {
@@ -482,6 +521,23 @@ mod tests {
             let problems = setup.problems();
             assert_eq!(problems.len(), count, "{fen}: {problems:?}");
             assert_eq!(problems.first().copied(), Position::from_setup(setup).err(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn unreachable_placements_are_named() {
+        use Unreachable as U;
+        let white = Color::White;
+        for (fen, expected) in [
+            ("gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w 1", vec![]),
+            ("3l3/7/7/7/7/PPPPPPP/SL5 w 1", vec![U::TooManyPawns { color: white }]),
+            ("3l3/7/7/7/7/7/ZZL4 w 1", vec![U::ImpossibleMaterial { color: white }]),
+            // Black just moved: two of its swimmers cannot both still be in the river.
+            ("3l3/7/7/pp5/7/7/3L3 w 1", vec![U::ImpossibleRiver]),
+            ("3l3/7/7/pc5/7/7/3L3 w 1", vec![]), // a crocodile never drowns
+            ("3l3/7/7/PP5/7/7/3L3 w 1", vec![]), // the side to move's swimmers are not judged
+        ] {
+            assert_eq!(parse_setup(fen).unwrap().unreachable(), expected, "{fen}");
         }
     }
 }

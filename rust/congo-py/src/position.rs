@@ -321,11 +321,14 @@ fn filtered<'py>(
 
 /// Every reason a position string's placement is not a valid position (RULES §9), as
 /// `(kind, color, message)`: `kind` one of `too_many_pieces`, `no_lions`, `too_many_lions`,
-/// `lion_outside_castle`, `pawn_on_far_rank`; `color` the colour concerned (`None` for
-/// `no_lions`). Empty for a valid position. Raises `InvalidFenError` for a malformed string.
+/// `lion_outside_castle`, `pawn_on_far_rank`, and for placements accepted but unreachable
+/// (`Setup::unreachable`) `too_many_pawns`, `impossible_material`, `impossible_river`; `color` the
+/// colour concerned (`None` for `no_lions` and `impossible_river`). Empty for a position a game
+/// can reach. Raises `InvalidFenError` for a malformed string.
 #[pyfunction]
 pub fn fen_problems(fen: &Bound<'_, PyAny>) -> PyResult<Vec<(&'static str, Option<bool>, String)>> {
     use core::PositionError as E;
+    use core::Unreachable as U;
     let text = convert::text(fen, "a FEN", crate::errors::InvalidFenError::new_err)?;
     let setup = core::fen::parse_setup(&text).map_err(|e| crate::errors::fen_error(&e))?;
     Ok(setup
@@ -341,5 +344,19 @@ pub fn fen_problems(fen: &Bound<'_, PyAny>) -> PyResult<Vec<(&'static str, Optio
             };
             (kind, color.map(Color::is_white), problem.to_string())
         })
+        .chain(setup.unreachable().into_iter().map(|problem| {
+            let (kind, color, message) = match problem {
+                U::TooManyPawns { color } => {
+                    ("too_many_pawns", Some(color), "more pawns than a side starts with")
+                }
+                U::ImpossibleMaterial { color } => {
+                    ("impossible_material", Some(color), "more of a piece than a side starts with")
+                }
+                U::ImpossibleRiver => {
+                    ("impossible_river", None, "more than one swimmer of the side that just moved")
+                }
+            };
+            (kind, color.map(Color::is_white), message.to_owned())
+        }))
         .collect())
 }
