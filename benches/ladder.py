@@ -42,10 +42,10 @@ import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
 
-from congo import Move, match
+from congo import Move, match, stats
 from congo._files import atomic_output, check_outputs
 from congo.board import Board
-from congo.stats import Z95, elo_from_score, elo_pentanomial
+from congo.stats import Z95, elo_pentanomial
 
 HERE = pathlib.Path(__file__).resolve().parent
 RAW = HERE / "results" / "ladder-matches.txt"
@@ -165,29 +165,9 @@ class Measured:
 
 
 def lower_bound(pentanomial: Sequence[int]) -> float:
-    """A one-sided 95 % lower bound on the Elo of the first player over the second from pairs
-    where the interval is not defined (a score at or near 100 %): the lowest mean pair score ``s``
-    whose one-sided 95 % interval ``s + 1.645 sd/√N`` still reaches the observed mean, with the
-    variance of a pair score of mean ``s`` bounded by ``s (1 - s)`` (a score in 0 … 1); for ``N``
-    pairs all won this is ``s = N / (N + 2.7)``. Negative (an upper bound on the loss) when the
-    first player scored below half."""
-    counts = list(pentanomial)
-    pairs = sum(counts)
-    if pairs == 0:
-        return -math.inf
-    mean = sum(c * k / 4 for k, c in enumerate(counts)) / pairs
-    if mean < 0.5:
-        return -lower_bound(counts[::-1])
-    z = 1.645
-    # Solve s + z sqrt(s (1 - s) / N) = mean for s (the smaller root is below mean).
-    low, high = 0.0, mean
-    for _ in range(100):
-        mid = (low + high) / 2
-        if mid + z * math.sqrt(mid * (1 - mid) / pairs) < mean:
-            low = mid
-        else:
-            high = mid
-    return elo_from_score(low) if low > 0 else -math.inf
+    """A one-sided 95 % lower bound on the Elo of the first player over the second
+    (:func:`congo.stats.elo_lower_bound`, which ``congo match`` prints too)."""
+    return stats.elo_lower_bound(list(pentanomial))
 
 
 def measure(first: str, second: str, pentanomial: Sequence[int]) -> Measured:

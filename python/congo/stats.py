@@ -64,11 +64,13 @@ __all__ = [
     "TRINOMIAL_SCORES",
     "EloEstimate",
     "elo_from_score",
+    "elo_lower_bound",
     "elo_pentanomial",
     "elo_trinomial",
     "expected_score",
     "los_pentanomial",
     "los_trinomial",
+    "normalized_elo_pentanomial",
 ]
 
 TRINOMIAL_SCORES = (0.0, 0.5, 1.0)
@@ -208,6 +210,47 @@ def los_trinomial(wins: int, draws: int, losses: int) -> float | None:
 def los_pentanomial(counts: Sequence[int]) -> float | None:
     """The likelihood of superiority from game pairs (``None``: no variance)."""
     return elo_pentanomial(counts).los
+
+
+def normalized_elo_pentanomial(counts: Sequence[int]) -> tuple[float, float] | None:
+    """Normalized Elo (fishtest's and fastchess's ``nElo``) from game pairs, with half its 95 %
+    interval: the mean pair score's distance from ½ over the per-game standard deviation
+    (``√2`` times a pair's), times ``800 / ln 10``; the interval is ``±1.96 · 800 / ln 10 / √(2N)``
+    for ``N`` pairs. ``None`` where it is not defined: fewer than two pairs, or no variance (every
+    pair the same)."""
+    values = _check_counts(counts, 5, "a pentanomial")
+    pairs, mean, variance = _mean_variance(PENTANOMIAL_SCORES, values) if sum(values) else (0.0, 0.5, 0.0)
+    if pairs < 2 or variance <= 0:
+        return None
+    nelo = (mean - 0.5) / math.sqrt(2 * variance) * _NELO_SCALE
+    return nelo, Z95 * _NELO_SCALE / math.sqrt(2 * pairs)
+
+
+def elo_lower_bound(counts: Sequence[int]) -> float:
+    """A one-sided 95 % lower bound on the Elo of the first player over the second from game pairs
+    (counts of 0, ½, 1, 1½, 2 points), for where the interval is not defined (a score at or near
+    100 %): the lowest mean pair score ``s`` whose one-sided 95 % interval ``s + 1.645 sd/√N`` still
+    reaches the observed mean, with the variance of a pair score of mean ``s`` bounded by
+    ``s (1 - s)`` (a score in 0 … 1); for ``N`` pairs all won this is ``s = N / (N + 2.7)``.
+    Negative (an upper bound on the loss) when the first player scored below half; ``-inf``
+    without pairs."""
+    values = _check_counts(counts, 5, "a pentanomial")
+    pairs = sum(values)
+    if pairs == 0:
+        return -math.inf
+    mean = sum(c * k / 4 for k, c in enumerate(values)) / pairs
+    if mean < 0.5:
+        return -elo_lower_bound(values[::-1])
+    z = 1.645
+    # Solve s + z sqrt(s (1 - s) / N) = mean for s (the smaller root is below mean).
+    low, high = 0.0, mean
+    for _ in range(100):
+        mid = (low + high) / 2
+        if mid + z * math.sqrt(mid * (1 - mid) / pairs) < mean:
+            low = mid
+        else:
+            high = mid
+    return elo_from_score(low) if low > 0 else -math.inf
 
 
 # -- the generalized SPRT ------------------------------------------------------------------------------
