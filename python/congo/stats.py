@@ -63,13 +63,17 @@ __all__ = [
     "SPRT",
     "TRINOMIAL_SCORES",
     "EloEstimate",
+    "Measured",
+    "Rating",
     "elo_from_score",
     "elo_lower_bound",
     "elo_pentanomial",
     "elo_trinomial",
     "expected_score",
+    "fit_ratings",
     "los_pentanomial",
     "los_trinomial",
+    "measure_match",
     "normalized_elo_pentanomial",
 ]
 
@@ -436,3 +440,156 @@ class SPRT:
     def __str__(self) -> str:
         model = "" if self.model == "logistic" else " model=normalized"
         return f"elo0={self.elo0:g} elo1={self.elo1:g} alpha={self.alpha:g} beta={self.beta:g}{model}"
+
+
+# -- ratings from many matches -------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Measured:
+    """One match's Elo difference ``first - second`` and its standard error, or a lower bound
+    (what :func:`fit_ratings` takes; :func:`measure_match` makes one from pairs)."""
+
+    first: str
+    second: str
+    elo: float
+    sigma: float | None
+    """The standard error in Elo; ``None``: no interval, ``elo`` is then the lower bound."""
+    bound: float | None = None
+    """For a match without an interval: the one-sided 95 % lower bound on ``first - second``."""
+
+
+def measure_match(first: str, second: str, pentanomial: Sequence[int]) -> Measured:
+    """The Elo difference of a match from its pentanomial counts (:func:`elo_pentanomial`) and its
+    standard error: half the printed 95 % interval over 1.96 (so a lopsided match, whose interval is
+    wide on the strong side, counts for little); where no interval is defined, the one-sided lower
+    bound of :func:`elo_lower_bound` instead."""
+    counts = list(pentanomial)
+    estimate = elo_pentanomial(counts)
+    if estimate.interval is None or not 0 < estimate.score < 1:
+        bound = elo_lower_bound(counts)
+        return Measured(first, second, bound, None, bound)
+    assert estimate.error is not None
+    return Measured(first, second, estimate.elo, estimate.error / Z95)
+
+
+@dataclasses.dataclass(frozen=True)
+class Rating:
+    """A player's fitted Elo (:func:`fit_ratings`)."""
+
+    key: str
+    elo: float
+    error: float | None
+    """Half the 95 % interval; ``None`` for the anchor."""
+    at_least: bool = False
+    """Placed through a lower bound: ``elo`` is a lower bound, ``error`` the interval relative to it."""
+
+
+def _invert(matrix: list[list[float]], size: int) -> list[list[float]]:
+    """The inverse of a symmetric positive-definite matrix (Gauss-Jordan, partial pivoting)."""
+    work = [row[:] + [1.0 if i == j else 0.0 for j in range(size)] for i, row in enumerate(matrix)]
+    for col in range(size):
+        pivot = max(range(col, size), key=lambda r: abs(work[r][col]))
+        if abs(work[pivot][col]) < 1e-300:
+            raise ValueError("the matches do not connect every player to the anchor")
+        work[col], work[pivot] = work[pivot], work[col]
+        factor = work[col][col]
+        work[col] = [value / factor for value in work[col]]
+        for row in range(size):
+            if row != col and work[row][col] != 0.0:
+                scale = work[row][col]
+                work[row] = [a - scale * b for a, b in zip(work[row], work[col])]
+    return [row[size:] for row in work]
+
+
+def _wls(keys: Sequence[str], anchor: str, matches: Sequence[Measured]) -> dict[str, tuple[float, float]]:
+    """Weighted least squares over ``matches`` (all with a ``sigma``) of the ratings of ``keys``
+    with ``anchor`` fixed at 0: each key's rating and standard error."""
+    free = [key for key in keys if key != anchor]
+    index = {key: i for i, key in enumerate(free)}
+    size = len(free)
+    normal = [[0.0] * size for _ in range(size)]
+    rhs = [0.0] * size
+    for m in matches:
+        assert m.sigma is not None
+        weight = 1 / m.sigma**2
+        row = [0.0] * size
+        if m.first in index:
+            row[index[m.first]] += 1.0
+        if m.second in index:
+            row[index[m.second]] -= 1.0
+        for i in range(size):
+            rhs[i] += weight * row[i] * m.elo
+            for j in range(size):
+                normal[i][j] += weight * row[i] * row[j]
+    covariance = _invert(normal, size) if size else []
+    ratings = {anchor: (0.0, 0.0)}
+    for key, i in index.items():
+        value = sum(covariance[i][j] * rhs[j] for j in range(size))
+        ratings[key] = (value, math.sqrt(max(covariance[i][i], 0.0)))
+    return ratings
+
+
+def _components(keys: Sequence[str], matches: Sequence[Measured]) -> list[set[str]]:
+    parent = {key: key for key in keys}
+
+    def root(key: str) -> str:
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    for m in matches:
+        parent[root(m.first)] = root(m.second)
+    groups: dict[str, set[str]] = {}
+    for key in parent:
+        groups.setdefault(root(key), set()).add(key)
+    return list(groups.values())
+
+
+def fit_ratings(keys: Sequence[str], matches: Sequence[Measured], anchor: str) -> list[Rating]:
+    """Each player's Elo relative to ``anchor`` (rated 0) with half its 95 % interval, from any set
+    of matches between them, as ``benches/ladder.py`` rates its ladder and ``congo tournament`` its
+    players.
+
+    Weighted least squares over the matches with an interval: the ratings ``r`` minimise
+    ``Σ ((r_a - r_b - d) / sigma)²`` over the matches ``(a, b)`` of measured difference ``d`` and
+    standard error ``sigma``, and a rating's 95 % interval is ``± 1.96 √C_ii`` with ``C = (AᵀWA)⁻¹``,
+    the covariance of the fit. Along a chain of matches this is the sum of the differences, the
+    variances added; with cross-matches it weighs each path by its precision. Groups of players
+    linked to the anchor's group only by matches without an interval (a match won outright) are
+    placed, in ``keys`` order, by the largest lower bound among those matches whose winner
+    (``first``) is in the group (``at_least``); their intervals are then relative to that placement.
+    Players connected to nothing are left out."""
+    defined = [m for m in matches if m.sigma is not None]
+    bounds = [m for m in matches if m.sigma is None and m.bound is not None and m.bound > -math.inf]
+    played = {k for m in matches for k in (m.first, m.second)}
+    groups = _components([k for k in keys if k in played or k == anchor], defined)
+    group_of = {key: i for i, group in enumerate(groups) for key in group}
+    placed: dict[str, Rating] = {}
+
+    def fit_group(group: set[str], base: str, offset: float, at_least: bool) -> None:
+        inside = [m for m in defined if m.first in group and m.second in group]
+        for key, (value, se) in _wls([k for k in keys if k in group], base, inside).items():
+            error = None if key == anchor else Z95 * se
+            placed[key] = Rating(key, offset + value, error, at_least)
+
+    fit_group(groups[group_of[anchor]], anchor, 0.0, False)
+    changed = True
+    while changed:
+        changed = False
+        for group in groups:
+            if any(k in placed for k in group):
+                continue
+            # The strongest claim from a bound whose weaker side is already placed.
+            best: tuple[float, str] | None = None
+            for m in bounds:
+                if m.first in group and m.second in placed and m.bound is not None:
+                    candidate = placed[m.second].elo + m.bound
+                    if best is None or candidate > best[0]:
+                        best = (candidate, m.first)
+            if best is None:
+                continue
+            fit_group(group, best[1], best[0], True)
+            changed = True
+    return [placed[key] for key in keys if key in placed]
