@@ -16,6 +16,7 @@
 
 pub mod bench;
 pub mod bitboard;
+pub mod book;
 pub mod board;
 pub mod bounds;
 pub mod fen;
