@@ -9,6 +9,7 @@
 //! `SearchInfo`, a board's `History`).
 
 mod bench;
+mod book;
 mod bulk;
 mod convert;
 mod engine;
@@ -105,6 +106,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     learn::register(m)?;
     tuning::register(m)?;
     bench::register(m)?;
+    book::register(m)?;
     wdl::register(m)?;
     Ok(())
 }
