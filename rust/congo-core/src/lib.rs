@@ -19,6 +19,7 @@ pub mod bitboard;
 pub mod book;
 pub mod board;
 pub mod bounds;
+pub mod datagen;
 pub mod fen;
 pub mod history;
 pub mod interrupt;
