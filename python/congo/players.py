@@ -65,11 +65,19 @@ class Player(abc.ABC):
     them on every player.
 
     The game loop calls :meth:`new_game` before each game, :meth:`play` for each move, and
-    :meth:`close` after the game; :meth:`abort` may come from another thread at any time (Ctrl-C,
-    a decided SPRT)."""
+    :meth:`close` when it is done with the player: after the game, or, for a :attr:`reusable`
+    player, at the end of the match; :meth:`abort` may come from another thread at any time
+    (Ctrl-C, a decided SPRT)."""
 
     name: str
     """How records and summaries call the player."""
+
+    reusable: bool = False
+    """Whether a match may keep the player for game after game (told :meth:`new_game` before each)
+    instead of making a fresh one from a new seed for every game: true for players whose start is
+    costly and whose play owes nothing to their seed (the built-in engine, an outside engine).
+    Players that play by their seed (``random``, ``greedy``) stay fresh per game, so that a game's
+    moves depend on its number only."""
 
     @abc.abstractmethod
     def choose(self, board: Board) -> Move:
@@ -88,7 +96,8 @@ class Player(abc.ABC):
         """Ends a move in progress at once; called from another thread (for Ctrl-C)."""
 
     def close(self) -> None:  # noqa: B027
-        """Called after each game: frees what the player holds (an outside engine's process)."""
+        """Called when the match is done with the player: frees what it holds (an outside engine's
+        process)."""
 
 
 PlayerFactory = Callable[[int], Player]
@@ -180,7 +189,10 @@ class AlphaBetaPlayer(Player):
 
 class EnginePlayer(Player):
     """The built-in engine with a per-move limit and options; its table is cleared between games. On
-    a clock it plays by the clock (its time manager) instead of the per-move limit."""
+    a clock it plays by the clock (its time manager) instead of the per-move limit. A match keeps
+    one per player and worker for all its games (:attr:`~Player.reusable`)."""
+
+    reusable = True
 
     def __init__(
         self,
@@ -216,7 +228,14 @@ class EnginePlayer(Player):
 class UciPlayer(Player):
     """An engine in another process speaking the protocol of ``docs/protocol.md``, driven through
     :class:`~congo.engine.SimpleEngine`. It is started in its own process group, so that Ctrl-C in
-    a terminal reaches the match runner only, and stopped by :meth:`close`."""
+    a terminal reaches the match runner only, and stopped by :meth:`close`.
+
+    One process plays game after game (:attr:`~Player.reusable`: a match keeps one per player and
+    worker), told ``ucinewgame`` before each. An engine that failed during a game (it died, stopped
+    answering, answered something that is not a move) is not trusted with the next: :meth:`new_game`
+    kills it and starts a new process, counted in :attr:`restarts`."""
+
+    reusable = True
 
     def __init__(
         self,
@@ -234,6 +253,9 @@ class UciPlayer(Player):
         self._cancel = threading.Event()  # set by abort(): ends a start in progress too
         self._lock = threading.Lock()  # orders abort() against the engine becoming known
         self._game = 0
+        self._failed = False
+        self.restarts = 0
+        """How many times :meth:`new_game` replaced a process that had failed."""
 
     def _started(self) -> SimpleEngine:
         if self._engine is not None:
@@ -252,6 +274,8 @@ class UciPlayer(Player):
             engine.kill()
             raise
         engine.timeout = 5.0
+        # Records and summaries name an engine by its id name (the command line is in a tag).
+        self.name = engine.id.get("name") or self.name
         return engine
 
     def choose(self, board: Board) -> Move:
@@ -261,9 +285,20 @@ class UciPlayer(Player):
         return move
 
     def play(self, board: Board, limit: Limit | None) -> PlayResult:
-        return self._started().play(board, self.limit if limit is None else limit, game=self._game)
+        try:
+            return self._started().play(board, self.limit if limit is None else limit, game=self._game)
+        except BaseException:
+            # Dead, hung or out of step with us: whatever the game makes of it, the next game
+            # gets a new process.
+            self._failed = True
+            raise
 
     def new_game(self) -> None:
+        if self._failed and self._engine is not None:
+            engine, self._engine = self._engine, None
+            engine.kill()
+            self.restarts += 1
+        self._failed = False
         # Started (and its options set) before the clock runs: starting a process takes a while.
         self._game += 1
         self._started()
@@ -396,6 +431,24 @@ def parse_player(spec: str) -> tuple[str, PlayerFactory]:
     per-move limit. Raises ``ValueError`` for an unknown player, key or value.
     """
     text = spec.strip()
+    name, factory = _parse(spec, text)
+    return name, _Described(text, factory)
+
+
+class _Described:
+    """A player factory that keeps the description it was made from: what a resumed match
+    (``resume=`` of :func:`congo.match.run_match`) compares, the name alone leaving out a ``uci``
+    player's settings."""
+
+    def __init__(self, description: str, make: PlayerFactory) -> None:
+        self.description = description
+        self._make = make
+
+    def __call__(self, seed: int) -> Player:
+        return self._make(seed)
+
+
+def _parse(spec: str, text: str) -> tuple[str, PlayerFactory]:
     if text.startswith(("uci:", "uci[")):
         return _parse_uci_player(text)
     kind, _, rest = text.partition(":")
