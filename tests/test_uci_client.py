@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import shlex
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -280,7 +279,7 @@ def test_nonsense_and_illegal_moves_are_engine_errors() -> None:
 
 def test_no_process_outlives_its_client() -> None:
     engine = SimpleEngine.popen_uci(FOREIGN)
-    process: subprocess.Popen[bytes] = engine._connection.process
+    process = engine._connection.process
     del engine
     import gc
 
@@ -538,7 +537,7 @@ def test_a_rejected_position_or_a_failed_go_is_an_error() -> None:
 def test_an_analysis_nobody_iterates_over_keeps_a_bounded_number_of_infos() -> None:
     from congo._uci_client import _MAX_QUEUED_INFOS
 
-    analysis = AnalysisResult(None)  # type: ignore[arg-type]
+    analysis = AnalysisResult(None)
     for nodes in range(2 * _MAX_QUEUED_INFOS):
         analysis._post({"depth": 1, "nodes": nodes})
     analysis._finish()

@@ -1,11 +1,16 @@
-"""The engine's process: started in a process group of its own, its output read in blocks and split
-into bounded lines by threads of their own, its input written by a thread of its own, so that no
-wait on a dead, silent or flooding engine lasts past its deadline. The lines it carries are
-:mod:`congo._uci_protocol`'s.
+"""The engine's process: started in a process group of its own, its output split into bounded
+lines, its input written with a deadline, so that no wait on a dead, silent or flooding engine
+lasts past its deadline. The lines it carries are :mod:`congo._uci_protocol`'s.
+
+:class:`_EngineProcess` is the process under asyncio, the one every engine client uses
+(:mod:`congo._uci_client`: ``UciProtocol``, and ``SimpleEngine`` over it). :class:`_Connection`
+is the same with threads of its own and blocking calls, for ``congo uci-check``, whose strict
+session reads the raw lines itself. Both split lines with :class:`_LineSplitter`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import logging
@@ -15,11 +20,8 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
-from typing import IO, TYPE_CHECKING, Any, Callable, Union
-
-if TYPE_CHECKING:
-    pass
+from collections.abc import Iterator, Sequence
+from typing import IO, Any, Callable, Union
 
 from congo._uci_protocol import EngineTerminatedError, EngineTimeoutError
 
@@ -47,26 +49,30 @@ class _TooLong:
         self.size = size
 
 
-def _split_lines(read: Callable[[int], bytes], max_line: int) -> Iterator[list[bytes | _TooLong]]:
-    """The lines of a byte stream read in blocks (``read(n)`` returns at most ``n`` bytes, ``b""``
-    at its end), without their line ends, in batches (those each block completes). A line longer
-    than ``max_line`` bytes is never held in memory or cut into pieces: it comes out once, as a
-    :class:`_TooLong`. A last line without a line end still counts."""
-    pending = bytearray()
-    skipped = 0  # bytes of an over-long line read so far (0: none)
-    while True:
-        chunk = read(_READ_CHUNK)
-        if not chunk:
-            break
+class _LineSplitter:
+    """Splits a byte stream fed in blocks into lines without their line ends. A line longer than
+    ``max_line`` bytes is never held in memory or cut into pieces: it comes out once, as a
+    :class:`_TooLong`."""
+
+    __slots__ = ("_max_line", "_pending", "_skipped")
+
+    def __init__(self, max_line: int) -> None:
+        self._max_line = max_line
+        self._pending = bytearray()
+        self._skipped = 0  # bytes of an over-long line read so far (0: none)
+
+    def feed(self, chunk: bytes) -> list[bytes | _TooLong]:
+        """The lines this block completes."""
         batch: list[bytes | _TooLong] = []
+        pending = self._pending
         start = 0
         while True:
             end = chunk.find(b"\n", start)
             piece = chunk[start:] if end < 0 else chunk[start:end]
-            if skipped:
-                skipped += len(piece)
-            elif len(pending) + len(piece) > max_line:
-                skipped = len(pending) + len(piece)
+            if self._skipped:
+                self._skipped += len(piece)
+            elif len(pending) + len(piece) > self._max_line:
+                self._skipped = len(pending) + len(piece)
                 pending.clear()
             elif end >= 0 and not pending:
                 batch.append(piece[:-1] if piece.endswith(b"\r") else piece)
@@ -75,20 +81,41 @@ def _split_lines(read: Callable[[int], bytes], max_line: int) -> Iterator[list[b
             else:
                 pending += piece
             if end < 0:
-                break
-            if skipped:
-                batch.append(_TooLong(skipped))
-                skipped = 0
+                return batch
+            if self._skipped:
+                batch.append(_TooLong(self._skipped))
+                self._skipped = 0
             else:
                 batch.append(bytes(pending[:-1] if pending.endswith(b"\r") else pending))
                 pending.clear()
             start = end + 1
+
+    def end(self) -> list[bytes | _TooLong]:
+        """What is left at the end of the stream: a last line without a line end still counts."""
+        if self._skipped:
+            skipped, self._skipped = self._skipped, 0
+            return [_TooLong(skipped)]
+        if self._pending:
+            last = bytes(self._pending)
+            self._pending.clear()
+            return [last]
+        return []
+
+
+def _split_lines(read: Callable[[int], bytes], max_line: int) -> Iterator[list[bytes | _TooLong]]:
+    """The lines of a byte stream read in blocks (``read(n)`` returns at most ``n`` bytes, ``b""``
+    at its end), in batches (those each block completes), split by a :class:`_LineSplitter`."""
+    splitter = _LineSplitter(max_line)
+    while True:
+        chunk = read(_READ_CHUNK)
+        if not chunk:
+            break
+        batch = splitter.feed(chunk)
         if batch:
             yield batch
-    if skipped:
-        yield [_TooLong(skipped)]
-    elif pending:
-        yield [bytes(pending)]
+    rest = splitter.end()
+    if rest:
+        yield rest
 
 
 _Line = Union[str, _TooLong, None]
@@ -290,3 +317,298 @@ def _close_connection(connection: _Connection) -> None:
     """The finalizer of an engine that was never closed: no process outlives its client."""
     if not connection.closed:
         connection.kill()
+
+
+class _EngineProcess(asyncio.SubprocessProtocol):
+    """The engine process under asyncio, for :class:`congo._uci_client.UciProtocol`: its output
+    split into bounded lines as it arrives (reading pauses while :data:`_MAX_PENDING` bytes wait to
+    be taken, so that a flood never fills the memory), its input written with an end to every
+    wait (a command the engine does not take by its deadline kills it), the last lines of its
+    error output kept for the error that reports its end.
+
+    :meth:`poll`, :meth:`wait` and :meth:`kill` may be called from any thread (the synchronous
+    :class:`~congo._uci_client.SimpleEngine` and a match's Ctrl-C do); everything else runs on the
+    loop."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, own_group: bool) -> None:
+        self._loop = loop
+        self._own_group = own_group
+        self._transport: asyncio.SubprocessTransport | None = None
+        self._stdin: asyncio.WriteTransport | None = None
+        self._stdout: asyncio.ReadTransport | None = None
+        self._splitter = _LineSplitter(_MAX_LINE)
+        self._stderr_splitter = _LineSplitter(_MAX_LINE)
+        self._lines: collections.deque[_Line] = collections.deque()
+        self._pending = 0  # bytes in _lines
+        self._reading_paused = False
+        self._writing_paused = False
+        self._waiter: asyncio.Future[None] | None = None  # a reader waiting for lines
+        self._drainer: asyncio.Future[None] | None = None  # a writer waiting for the engine to read
+        self._debug = False
+        self.pid = -1
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
+        self.eof = False  # the reader came to the end of the output
+        self.closed = False  # killed by the client
+        self.broken_input = False
+        self.returncode: int | None = None
+        self._exited = threading.Event()
+        self._exit: asyncio.Future[int] = loop.create_future()
+        self._stderr_done: asyncio.Future[None] = loop.create_future()
+
+    @classmethod
+    async def start(cls, args: list[str], popen_args: dict[str, Any]) -> _EngineProcess:
+        """Starts the engine. Raises ``OSError`` if it cannot be started."""
+        loop = asyncio.get_running_loop()
+        # On POSIX the engine gets a process group of its own (unless the caller arranges one):
+        # a wrapper script's children die with it (a killed `sh -c "engine"` left its engine
+        # running), and a Ctrl-C at the terminal reaches the client, which stops the search.
+        own_group = os.name == "posix" and not (
+            {"start_new_session", "process_group", "preexec_fn"} & popen_args.keys()
+        )
+        if own_group:
+            popen_args = {**popen_args, "start_new_session": True}
+        process = cls(loop, own_group)
+        await loop.subprocess_exec(
+            lambda: process,
+            *args,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            **popen_args,
+        )
+        return process
+
+    # -- asyncio's callbacks ------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.SubprocessTransport)
+        self._transport = transport
+        self.pid = transport.get_pid()
+        stdin = transport.get_pipe_transport(0)
+        stdout = transport.get_pipe_transport(1)
+        assert isinstance(stdin, asyncio.WriteTransport)
+        assert isinstance(stdout, asyncio.ReadTransport)
+        # Paused whenever a byte waits: a write is done once the engine has taken all of it.
+        stdin.set_write_buffer_limits(high=0)
+        self._stdin, self._stdout = stdin, stdout
+
+    def pipe_data_received(self, fd: int, data: bytes) -> None:
+        if fd == 2:
+            self._keep_stderr(self._stderr_splitter.feed(data))
+            return
+        batch = self._splitter.feed(data)
+        if batch:
+            self._take(batch)
+
+    def pipe_connection_lost(self, fd: int, exc: BaseException | None) -> None:
+        if fd == 0:
+            self.broken_input = True
+            self._wake_drainer()
+        elif fd == 1:
+            self._take([*self._splitter.end(), None])
+        elif fd == 2:
+            self._keep_stderr(self._stderr_splitter.end())
+            if not self._stderr_done.done():
+                self._stderr_done.set_result(None)
+
+    def process_exited(self) -> None:
+        assert self._transport is not None
+        code = self._transport.get_returncode()
+        self.returncode = code
+        self._exited.set()
+        if not self._exit.done() and code is not None:
+            self._exit.set_result(code)
+
+    def pause_writing(self) -> None:
+        self._writing_paused = True
+
+    def resume_writing(self) -> None:
+        self._writing_paused = False
+        self._wake_drainer()
+
+    def _take(self, batch: Sequence[bytes | _TooLong | None]) -> None:
+        for raw in batch:
+            line: _Line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+            self._lines.append(line)
+            self._pending += len(line) + 64 if isinstance(line, str) else 64
+        if self._pending >= _MAX_PENDING and not self._reading_paused and self._stdout is not None:
+            self._reading_paused = True
+            with contextlib.suppress(RuntimeError):
+                self._stdout.pause_reading()
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def _keep_stderr(self, batch: list[bytes | _TooLong]) -> None:
+        for raw in batch:
+            text = (
+                f"<a line of {raw.size} bytes>"
+                if isinstance(raw, _TooLong)
+                else raw.decode("utf-8", "replace")
+            )
+            self.stderr_tail.append(text if len(text) <= 1000 else text[:1000] + "…")
+
+    def _wake_drainer(self) -> None:
+        drainer = self._drainer
+        if drainer is not None and not drainer.done():
+            drainer.set_result(None)
+
+    # -- reading and writing ------------------------------------------------------------------
+
+    def _tail(self) -> str:
+        return "; its last words: " + " | ".join(self.stderr_tail) if self.stderr_tail else ""
+
+    async def terminated_error(self, doing: str) -> EngineTerminatedError:
+        """The error that says the engine is gone, and how: waits a second at most for its exit
+        code and its last words; one that closed its output but runs on is killed."""
+        if self.closed:
+            return EngineTerminatedError("the engine was closed")
+        code = await self._wait_exit(1.0)
+        if code is None:  # it closed a pipe but runs on: it can answer nothing more
+            pipe = "input" if self.broken_input and not self.eof else "output"
+            await self.aclose()
+            return EngineTerminatedError(f"the engine closed its {pipe} {doing} and was killed{self._tail()}")
+        # Its last words may still be in the pipe.
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._stderr_done), 1.0)
+        return EngineTerminatedError(f"the engine process died {doing} (exit code {code}){self._tail()}")
+
+    async def _wait_exit(self, timeout: float) -> int | None:
+        if self.returncode is not None:
+            return self.returncode
+        try:
+            return await asyncio.wait_for(asyncio.shield(self._exit), timeout)
+        except asyncio.TimeoutError:
+            return None
+
+    def _usable(self) -> bool:
+        return not (self.eof or self.closed or self.broken_input or self.returncode is not None)
+
+    def write(self, text: str) -> None:
+        """Writes lines (``text`` ends with a line end) without waiting; what the engine has not
+        taken yet waits in the transport. For ``stop`` when a search is cancelled."""
+        if self._usable() and self._stdin is not None:
+            if LOGGER.isEnabledFor(logging.DEBUG):
+                for line in text.splitlines():
+                    LOGGER.debug("%d << %s", self.pid, line)
+            self._stdin.write(text.encode("utf-8"))
+
+    async def send(self, text: str, deadline: float | None) -> None:
+        """Writes a line (or several, joined by line ends), waiting until ``deadline`` (a
+        ``time.monotonic()`` value) at most for the engine to take them; an engine that does not is
+        killed (:class:`EngineTimeoutError`)."""
+        if not self._usable():
+            raise await self.terminated_error("before a command could be sent")
+        self.write(text + "\n")
+        while self._writing_paused and not self.broken_input and not self.closed:
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                await self.aclose()
+                raise EngineTimeoutError("the engine did not read its input in time and was killed")
+            drainer = self._drainer = self._loop.create_future()
+            timer = None if remaining is None else self._loop.call_later(remaining, _wake, drainer)
+            try:
+                await drainer
+            finally:
+                self._drainer = None
+                if timer is not None:
+                    timer.cancel()
+        if self.broken_input or self.closed:
+            raise await self.terminated_error("while a command was sent")
+
+    async def readline(self, deadline: Deadline, doing: str) -> str:
+        """The next line, waiting until ``deadline`` (a ``time.monotonic()`` value, or a function
+        giving it, looked at again at least every tenth of a second while waiting) at most. A line
+        longer than :data:`_MAX_LINE` is skipped whole (and logged)."""
+        lines = self._lines
+        while True:
+            if not lines:
+                if self.eof or self.closed:
+                    raise await self.terminated_error(doing)
+                await self._wait_lines(deadline, doing)
+                if not lines:
+                    continue
+                self._debug = LOGGER.isEnabledFor(logging.DEBUG)  # once a wait: floods are cheap
+            line = lines.popleft()
+            self._pending -= len(line) + 64 if isinstance(line, str) else 64
+            if self._reading_paused and self._pending < _MAX_PENDING // 2 and self._stdout is not None:
+                self._reading_paused = False
+                with contextlib.suppress(RuntimeError):
+                    self._stdout.resume_reading()
+            if line is None:
+                self.eof = True
+                raise await self.terminated_error(doing)
+            if isinstance(line, _TooLong):
+                LOGGER.warning(
+                    "skipped a line of %d bytes from the engine (lines are at most %d bytes)",
+                    line.size,
+                    _MAX_LINE,
+                )
+                continue
+            if self._debug:
+                LOGGER.debug("%d >> %s", self.pid, line)
+            return line
+
+    async def _wait_lines(self, deadline: Deadline, doing: str) -> None:
+        """Waits for a line, the end, a kill or the deadline (:class:`EngineTimeoutError`)."""
+        limit = deadline() if callable(deadline) else deadline
+        remaining = None if limit is None else limit - time.monotonic()
+        if remaining is not None and remaining <= 0:
+            raise EngineTimeoutError(f"the engine did not answer in time {doing}")
+        if callable(deadline):  # looked at again soon: it may change (or raise) meanwhile
+            remaining = 0.1 if remaining is None else min(remaining, 0.1)
+        waiter = self._waiter = self._loop.create_future()
+        timer = None if remaining is None else self._loop.call_later(remaining, _wake, waiter)
+        try:
+            await waiter
+        finally:
+            self._waiter = None
+            if timer is not None:
+                timer.cancel()
+
+    # -- the end ------------------------------------------------------------------------------
+
+    def poll(self) -> int | None:
+        """The exit code, or ``None`` while the process runs (from any thread)."""
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Waits for the exit code (from any thread but the loop's). Raises
+        ``subprocess.TimeoutExpired`` after ``timeout`` seconds."""
+        if not self._exited.wait(timeout):
+            raise subprocess.TimeoutExpired(f"engine {self.pid}", timeout or 0.0)
+        assert self.returncode is not None
+        return self.returncode
+
+    def kill(self) -> None:
+        """Kills the engine (and its process group) at once, from any thread: a wait on it ends
+        with :class:`EngineTerminatedError`."""
+        self.closed = True
+        if self.returncode is None and self.pid > 0:
+            if self._own_group:  # the engine and whatever it started
+                with contextlib.suppress(OSError):
+                    os.killpg(self.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(RuntimeError):  # a loop already closed has nobody to wake
+            self._loop.call_soon_threadsafe(self._wake_all)
+
+    def _wake_all(self) -> None:
+        for future in (self._waiter, self._drainer):
+            if future is not None and not future.done():
+                future.set_result(None)
+
+    async def aclose(self) -> None:
+        """Kills the engine if it runs, waits (5 s at most) for its exit and closes the pipes."""
+        if self.returncode is None:
+            self.kill()
+            await self._wait_exit(5.0)
+        self.closed = True
+        self._wake_all()
+        if self._transport is not None:
+            self._transport.close()
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)

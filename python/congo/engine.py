@@ -45,13 +45,17 @@ from congo._core import (
 )
 from congo._results import Cp, InfoDict, Mate, MateGiven, PlayResult, PovScore, Score, Wdl
 from congo._uci_client import (
+    AnalysisComplete,
     AnalysisResult,
+    AsyncAnalysisResult,
     BestMove,
     EngineError,
     EngineTerminatedError,
     EngineTimeoutError,
     Option,
     SimpleEngine,
+    UciProtocol,
+    popen_uci,
 )
 from congo.board import Board, PositionLike, to_position
 from congo.tablebase import Tablebase
@@ -65,7 +69,9 @@ __all__ = [
     "MAX_NODES",
     "MAX_THREADS",
     "MAX_TIME",
+    "AnalysisComplete",
     "AnalysisResult",
+    "AsyncAnalysisResult",
     "BestMove",
     "Cp",
     "Engine",
@@ -84,7 +90,9 @@ __all__ = [
     "SearchInfo",
     "SearchResult",
     "SimpleEngine",
+    "UciProtocol",
     "Wdl",
+    "popen_uci",
 ]
 
 # The MAX_* limits come from the core, which checks every range; this module checks nothing the
@@ -123,22 +131,9 @@ class Limit:
     remaining_moves: int | None = None
 
     def __post_init__(self) -> None:
-        _core.check_limits(self.depth, self.nodes, self.time, mate=self.mate)
-        # Each side's clock is checked as a search on it would be; moves to go need a clock.
-        clocks = [(c, i) for c, i in ((self.white_clock, self.white_inc), (self.black_clock, self.black_inc))]
-        for clock, increment in clocks:
-            if clock is not None or increment is not None:
-                moves = self.remaining_moves if clock is not None else None
-                _core.check_limits(remaining=clock, increment=increment, moves_to_go=moves)
-        if self.remaining_moves is not None and self.white_clock is None and self.black_clock is None:
-            _core.check_limits(moves_to_go=self.remaining_moves)
-
-    def _clock(self, turn: bool) -> tuple[float | None, float | None, int | None]:
-        """The side to move's clock as the core's search takes it: time left, increment, moves."""
-        remaining = self.white_clock if turn else self.black_clock
-        if remaining is None:
-            return None, None, None
-        return remaining, self.white_inc if turn else self.black_inc, self.remaining_moves
+        # The core reads a Limit by its fields, here and when it searches (each side's clock as a
+        # search on it would take it; moves to go need a clock).
+        _core.check_limit(self)
 
 
 SearchInfo = _core.SearchInfo
@@ -329,21 +324,8 @@ class Engine:
         try:
             position = to_position(board)
             roots = _root_moves(position, root_moves)
-            remaining, increment, moves_to_go = limit._clock(position.turn)
             found = self._engine.search(
-                position,
-                _history(board),
-                limit.depth,
-                limit.nodes,
-                limit.time,
-                callback,
-                mate=limit.mate,
-                multipv=multipv,
-                root_moves=roots,
-                remaining=remaining,
-                increment=increment,
-                moves_to_go=moves_to_go,
-                claim=claim,
+                position, _history(board), limit, callback, multipv=multipv, root_moves=roots, claim=claim
             )
         finally:
             # Given back by the search when it ran; here when something before it failed.
