@@ -3,9 +3,12 @@
 import os
 import pathlib
 from collections.abc import Iterable, Iterator
-from typing import Any, Callable, Final, final
+from typing import Any, Callable, Final, TypeVar, final
+
+from typing_extensions import disjoint_base
 
 from congo._results import Score
+from congo.engine import Limit
 from congo.outcome import Outcome
 from congo.pieces import Piece
 
@@ -42,6 +45,7 @@ __all__ = [
     "AmbiguousMoveError",
     "BenchEntry",
     "BenchResult",
+    "BoardState",
     "BookEntry",
     "BookError",
     "BookReader",
@@ -75,7 +79,7 @@ __all__ = [
     "bench",
     "bench_positions",
     "book_encode",
-    "check_limits",
+    "check_limit",
     "check_multipv",
     "check_selfplay_config",
     "divide",
@@ -201,15 +205,31 @@ class Position:
     def __copy__(self) -> Position: ...
     def __deepcopy__(self, memo: object, /) -> Position: ...
 
+_BoardStateT = TypeVar("_BoardStateT", bound=BoardState)
+
+@disjoint_base
+class BoardState:
+    """The base of ``congo.Board``: its position and move stack, owned by one Rust object."""
+
+    def __new__(cls: type[_BoardStateT], *_args: object, **_kwargs: object) -> _BoardStateT: ...
+    @property
+    def _position(self) -> Position: ...
+    @_position.setter
+    def _position(self, position: Position) -> None: ...
+    @property
+    def _history(self) -> History: ...
+    @_history.setter
+    def _history(self, history: History) -> None: ...
+    def _push(self, mv: Move) -> None: ...
+    def _pop(self) -> Move: ...
+    def _reset(self, position: Position) -> None: ...
+    def _snapshot(self, keep: int | None = None) -> tuple[Position, History]: ...
+
 @final
 class History:
     def __new__(cls) -> History: ...
     def push(self, position: Position, mv: Move) -> Position: ...
     def pop(self) -> tuple[Move, Position]: ...
-    def push_on(self, board: object, mv: Move) -> None: ...
-    def pop_on(self, board: object) -> Move: ...
-    def reset_on(self, board: object, position: Position) -> None: ...
-    def snapshot(self, board: object, keep: int | None = None) -> tuple[Position, History]: ...
     def peek(self) -> Move: ...
     def __len__(self) -> int: ...
     def moves(self) -> list[Move]: ...
@@ -226,16 +246,7 @@ class History:
     def decode(root: str, tokens: str) -> tuple[History, Position]: ...
 
 def check_multipv(multipv: int) -> None: ...
-def check_limits(
-    depth: int | None = None,
-    nodes: int | None = None,
-    time: float | None = None,
-    *,
-    mate: int | None = None,
-    remaining: float | None = None,
-    increment: float | None = None,
-    moves_to_go: int | None = None,
-) -> None: ...
+def check_limit(limit: Limit) -> None: ...
 def perft(position: Position, depth: int, *, bulk: bool = True) -> int: ...
 def divide(
     position: Position, depth: int, *, bulk: bool = True, callback: Callable[[str, int], object] | None = None
@@ -423,15 +434,9 @@ class Engine:
         self,
         position: Position,
         history: History | None = None,
-        depth: int | None = None,
-        nodes: int | None = None,
-        time: float | None = None,
+        limit: Limit | None = None,
         callback: Callable[[SearchInfo], object] | None = None,
         *,
-        mate: int | None = None,
-        remaining: float | None = None,
-        increment: float | None = None,
-        moves_to_go: int | None = None,
         multipv: int | None = None,
         root_moves: list[Move] | None = None,
         ponder: bool = False,

@@ -102,7 +102,7 @@ def fen_status(fen: str) -> Status:
     return flags
 
 
-class Board:
+class Board(_core.BoardState):
     """A Congo game: the current position, its move stack and the rules.
 
     ``Board()`` is the start position; ``Board(fen)`` any position; ``Board(None)`` the two lions alone
@@ -112,9 +112,12 @@ class Board:
     :class:`~congo.InvalidPositionError` for an impossible position.
     """
 
+    # The position and the move stack are the Rust base's (``_core.BoardState``): ``_position``,
+    # ``_history``, and ``_push``/``_pop``/``_reset``/``_snapshot``, which change or read both in
+    # one step. The bindings know a board by that type (docs/architecture.md, "The bindings").
+
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
-        self._position: Position = Position(_EMPTY_BOARD_FEN if fen is None else fen)
-        self._history = _core.History()
+        self._reset(Position(_EMPTY_BOARD_FEN if fen is None else fen))
 
     @classmethod
     def empty(cls: type[BoardT]) -> BoardT:
@@ -130,8 +133,7 @@ class Board:
         if not isinstance(position, Position):
             raise TypeError(f"expected a congo.Position, got {type(position).__name__}")
         board = cls.__new__(cls)
-        board._position = position
-        board._history = _core.History()
+        board._reset(position)
         return board
 
     @property
@@ -192,11 +194,11 @@ class Board:
         # One call: the core reads the position, records the move and stores the new position
         # without running Python code in between, so threads sharing a board never find the stack
         # and the position out of step (see "Threads" in docs/api.md).
-        self._history.push_on(self, move)
+        self._push(move)
 
     def pop(self) -> Move:
         """Takes back the last move and returns it. Raises ``IndexError`` on an empty stack."""
-        return self._history.pop_on(self)
+        return self._pop()
 
     def peek(self) -> Move:
         """The last move played. Raises ``IndexError`` on an empty stack."""
@@ -536,7 +538,7 @@ class Board:
 
     def clear_stack(self) -> None:
         """Forgets the move stack, keeping the current position."""
-        self._history.clear()
+        self._reset(self._position)
 
     # -- FEN ----------------------------------------------------------------------------------
 
@@ -568,7 +570,7 @@ class Board:
         self._set_position(Position(f"{text} {side} {self.fullmove_number}"))
 
     def _set_position(self, position: Position) -> None:
-        self._history.reset_on(self, position)
+        self._reset(position)
 
     # -- end of game --------------------------------------------------------------------------
 
@@ -639,7 +641,7 @@ class Board:
             raise ValueError(f"stack must be non-negative, got {stack}")
         board = type(self).__new__(type(self))
         board.__dict__.update(self.__dict__)
-        board._position, board._history = self._history.snapshot(self, None if stack is True else int(stack))
+        board._position, board._history = self._snapshot(None if stack is True else int(stack))
         return board
 
     def __copy__(self: BoardT) -> BoardT:
@@ -652,12 +654,11 @@ class Board:
         """Pickles compactly: the root position and the moves (with any side to move or move number
         set by hand), plus a subclass's class and attributes. Loading replays the moves in Rust (see
         :func:`_unpickle`), so the move stack always leads to the position."""
-        position, snapshot = self._history.snapshot(self)
+        position, snapshot = self._snapshot()
         root, history = snapshot.encode(position)
-        if type(self) is Board and len(self.__dict__) == 2:
+        if type(self) is Board and not self.__dict__:
             return _unpickle, (root, history)
-        extra = {k: v for k, v in self.__dict__.items() if k != "_position" and k != "_history"}
-        return _unpickle, (root, history, type(self), extra)
+        return _unpickle, (root, history, type(self), dict(self.__dict__))
 
     def mirror(self: BoardT) -> BoardT:
         """A new board (of this board's class) with colours swapped and ranks reversed, without the

@@ -1,6 +1,6 @@
 //! `congo._core.bench`: the core's fixed search suite (`congo_core::bench`), run on a thread of its
 //! own with the GIL released. The calling thread waits without the GIL, hands each finished
-//! position to the callback, and every [`POLL`] lets Python run its signal handlers (Ctrl-C stops
+//! position to the callback, and every [`POLL`](crate::signals::POLL) lets Python run its signal handlers (Ctrl-C stops
 //! the run and raises `KeyboardInterrupt`), as `Engine.search` does.
 
 use std::sync::mpsc;
@@ -14,7 +14,7 @@ use crate::convert;
 use crate::moves::PyMove;
 use crate::pytypes;
 use crate::records::record;
-use crate::signals::POLL;
+use crate::signals::pump;
 
 record! {
     /// One position of the bench, searched: `congo.bench.BenchEntry`.
@@ -123,32 +123,9 @@ pub fn run_bench(
                     return (None, Some(PyRuntimeError::new_err(format!("cannot start a bench thread: {e}"))))
                 }
             };
-            let mut error: Option<PyErr> = None;
-            loop {
-                match receiver.recv_timeout(POLL) {
-                    Ok(entry) => {
-                        let (Some(callback), None) = (callback.as_ref(), &error) else { continue };
-                        let outcome = Python::attach(|py| -> PyResult<()> {
-                            let entry = Py::new(py, entry_to_python(py, &entry)?)?;
-                            callback.call1(py, (entry,)).map(drop)
-                        });
-                        if let Err(e) = outcome {
-                            error = Some(e);
-                            stop.stop();
-                        }
-                    }
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if error.is_none() {
-                            if let Err(e) = crate::signals::run_handlers() {
-                                error = Some(e);
-                                stop.stop();
-                            }
-                        }
-                    }
-                    // The run has returned (its sender is gone).
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                }
-            }
+            let object =
+                |py: Python<'_>, entry: &BenchEntry| Ok(Py::new(py, entry_to_python(py, entry)?)?.into_any());
+            let error = pump(&receiver, callback.as_ref(), object, || stop.stop());
             (worker.join().ok(), error)
         })
     });

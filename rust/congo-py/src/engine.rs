@@ -30,7 +30,7 @@ use crate::moves::PyMove;
 use crate::position::PyPosition;
 use crate::pytypes;
 use crate::records::record;
-use crate::signals::POLL;
+use crate::signals::{pump, POLL};
 
 /// A search engine: transposition table, threads, parameters. Searches release the GIL.
 #[pyclass(frozen, module = "congo._core", name = "Engine")]
@@ -290,17 +290,32 @@ impl PyEngine {
     }
 }
 
-/// Search limits as Python passes them, checked by the core (the one place their ranges live).
-#[allow(clippy::too_many_arguments)]
+/// A `congo.Limit` (the dataclass of `congo/engine.py`), read by its public fields: what crosses
+/// the boundary is the one value, checked here by the core's rules (`Limits::checked`,
+/// `Limits::with_checked`, the one place their ranges live).
+#[derive(FromPyObject)]
+pub struct LimitFields<'py> {
+    depth: Option<Bound<'py, PyAny>>,
+    nodes: Option<Bound<'py, PyAny>>,
+    time: Option<Bound<'py, PyAny>>,
+    mate: Option<Bound<'py, PyAny>>,
+    white_clock: Option<Bound<'py, PyAny>>,
+    black_clock: Option<Bound<'py, PyAny>>,
+    white_inc: Option<Bound<'py, PyAny>>,
+    black_inc: Option<Bound<'py, PyAny>>,
+    remaining_moves: Option<Bound<'py, PyAny>>,
+}
+
+/// Search limits from loosely typed values: `TypeError` for a value of the wrong type, `ValueError`
+/// out of range.
 fn limits(
     depth: Option<&Bound<'_, PyAny>>,
     nodes: Option<&Bound<'_, PyAny>>,
     time: Option<&Bound<'_, PyAny>>,
     mate: Option<&Bound<'_, PyAny>>,
-    remaining: Option<&Bound<'_, PyAny>>,
-    increment: Option<&Bound<'_, PyAny>>,
-    moves_to_go: Option<&Bound<'_, PyAny>>,
+    clock: [Option<&Bound<'_, PyAny>>; 3],
 ) -> PyResult<Limits> {
+    let [remaining, increment, moves_to_go] = clock;
     let int = |value: Option<&Bound<'_, PyAny>>, name| value.map(|v| convert::int(v, name)).transpose();
     let seconds =
         |value: Option<&Bound<'_, PyAny>>, name| value.map(|v| convert::seconds(v, name)).transpose();
@@ -311,20 +326,43 @@ fn limits(
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// Checks search limits: `TypeError` for a value of the wrong type, `ValueError` out of range.
+impl LimitFields<'_> {
+    /// The limits of a search with `white` to move (only the side to move's clock counts), after
+    /// checking all of them: the limits without a clock first, then each side's clock as a search
+    /// on it would take it; moves to go need a clock.
+    fn checked(self, white: bool) -> PyResult<Limits> {
+        let common = limits(
+            self.depth.as_ref(),
+            self.nodes.as_ref(),
+            self.time.as_ref(),
+            self.mate.as_ref(),
+            [None; 3],
+        )?;
+        let mut searched = common;
+        for (side, clock, increment) in
+            [(true, &self.white_clock, &self.white_inc), (false, &self.black_clock, &self.black_inc)]
+        {
+            if clock.is_none() && increment.is_none() {
+                continue;
+            }
+            let moves = if clock.is_some() { self.remaining_moves.as_ref() } else { None };
+            let with_clock = limits(None, None, None, None, [clock.as_ref(), increment.as_ref(), moves])?;
+            if side == white {
+                searched = Limits { clock: with_clock.clock, ..common };
+            }
+        }
+        if self.remaining_moves.is_some() && self.white_clock.is_none() && self.black_clock.is_none() {
+            limits(None, None, None, None, [None, None, self.remaining_moves.as_ref()])?;
+        }
+        Ok(searched)
+    }
+}
+
+/// Checks a `congo.Limit` (its `__post_init__`): `TypeError` for a value of the wrong type,
+/// `ValueError` for one out of range or an increment or moves to go without a clock.
 #[pyfunction]
-#[pyo3(signature = (depth = None, nodes = None, time = None, *, mate = None, remaining = None, increment = None, moves_to_go = None))]
-#[allow(clippy::too_many_arguments)]
-pub fn check_limits(
-    depth: Option<&Bound<'_, PyAny>>,
-    nodes: Option<&Bound<'_, PyAny>>,
-    time: Option<&Bound<'_, PyAny>>,
-    mate: Option<&Bound<'_, PyAny>>,
-    remaining: Option<&Bound<'_, PyAny>>,
-    increment: Option<&Bound<'_, PyAny>>,
-    moves_to_go: Option<&Bound<'_, PyAny>>,
-) -> PyResult<()> {
-    limits(depth, nodes, time, mate, remaining, increment, moves_to_go).map(|_| ())
+pub fn check_limit(limit: LimitFields<'_>) -> PyResult<()> {
+    limit.checked(true).map(drop)
 }
 
 /// A number of lines, checked: `1..=MAX_MULTIPV`.
@@ -336,43 +374,6 @@ fn multipv_count(multipv: &Bound<'_, PyAny>) -> PyResult<usize> {
 #[pyfunction]
 pub fn check_multipv(multipv: &Bound<'_, PyAny>) -> PyResult<()> {
     multipv_count(multipv).map(|_| ())
-}
-
-/// Waits (without the GIL) for the search to end: hands each completed iteration to the callback
-/// and, every [`POLL`], lets Python run its signal handlers. The first exception (from the callback
-/// or a handler) stops the search and is returned.
-fn wait(
-    receiver: &mpsc::Receiver<SearchInfo>,
-    callback: Option<&Py<PyAny>>,
-    stop: &StopHandle,
-) -> Option<PyErr> {
-    let mut error: Option<PyErr> = None;
-    loop {
-        match receiver.recv_timeout(POLL) {
-            Ok(info) => {
-                let (Some(callback), None) = (callback, &error) else { continue };
-                let outcome = Python::attach(|py| -> PyResult<()> {
-                    let info = Py::new(py, PySearchInfo::from_info(py, &info)?)?;
-                    callback.call1(py, (info,))?;
-                    Ok(())
-                });
-                if let Err(e) = outcome {
-                    error = Some(e);
-                    stop.stop();
-                }
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                if error.is_none() {
-                    if let Err(e) = crate::signals::run_handlers() {
-                        error = Some(e);
-                        stop.stop();
-                    }
-                }
-            }
-            // The search has returned (its sender is gone).
-            Err(mpsc::RecvTimeoutError::Disconnected) => return error,
-        }
-    }
 }
 
 #[pymethods]
@@ -445,9 +446,8 @@ impl PyEngine {
     /// without one the search takes its own. Raises `ValueError` for bad limits and
     /// `RuntimeError` if this engine is already searching.
     #[pyo3(signature = (
-        position, history = None, depth = None, nodes = None, time = None, callback = None, *,
-        mate = None, remaining = None, increment = None, moves_to_go = None, multipv = None,
-        root_moves = None, ponder = false, claim = None
+        position, history = None, limit = None, callback = None, *, multipv = None, root_moves = None,
+        ponder = false, claim = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -455,14 +455,8 @@ impl PyEngine {
         py: Python<'_>,
         position: &Bound<'_, PyPosition>,
         history: Option<&Bound<'_, PyHistory>>,
-        depth: Option<&Bound<'_, PyAny>>,
-        nodes: Option<&Bound<'_, PyAny>>,
-        time: Option<&Bound<'_, PyAny>>,
+        limit: Option<LimitFields<'_>>,
         callback: Option<Py<PyAny>>,
-        mate: Option<&Bound<'_, PyAny>>,
-        remaining: Option<&Bound<'_, PyAny>>,
-        increment: Option<&Bound<'_, PyAny>>,
-        moves_to_go: Option<&Bound<'_, PyAny>>,
         multipv: Option<&Bound<'_, PyAny>>,
         root_moves: Option<Vec<PyRef<'_, PyMove>>>,
         ponder: bool,
@@ -473,14 +467,15 @@ impl PyEngine {
             Some(ticket) => self.adopt(ticket)?,
             None => Claimed { owner: self, ticket: self.acquire(py, true, ponder)? },
         };
-        let limits = limits(depth, nodes, time, mate, remaining, increment, moves_to_go)?;
+        let pos = position.get().inner;
+        let limits = limit
+            .map_or(Ok(Limits::infinite()), |limit| limit.checked(pos.turn() == congo_core::Color::White))?;
         let multipv = multipv.map(multipv_count).transpose()?.unwrap_or(1);
         let options = SearchOptions {
             multipv,
             root_moves: root_moves.map(|moves| moves.iter().map(|m| m.path).collect()),
             ponder,
         };
-        let pos = position.get().inner;
         let history = history.map(|h| h.borrow().inner.search_keys(&pos)).unwrap_or_default();
         let mut guard = claimed.engine();
         // A table that fails its check during the search is not used, and the search raises.
@@ -510,7 +505,10 @@ impl PyEngine {
                         )
                     }
                 };
-                let error = wait(&receiver, callback.as_ref(), stop);
+                let object = |py: Python<'_>, info: &SearchInfo| {
+                    Ok(Py::new(py, PySearchInfo::from_info(py, info)?)?.into_any())
+                };
+                let error = pump(&receiver, callback.as_ref(), object, || stop.stop());
                 (searcher.join().ok(), error)
             })
         });

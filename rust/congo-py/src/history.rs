@@ -1,5 +1,5 @@
-//! `congo._core.History`: a board's moves with the position before each, kept in Rust (a `Board`
-//! holds one as its move stack). Copies are a `Vec` clone; pickles are the compact, checked text
+//! `congo._core.History`: a board's moves with the position before each, kept in Rust (a board's
+//! `BoardState` holds one as its move stack). Copies are a `Vec` clone; pickles are the compact, checked text
 //! form of `congo_core::History`, replayed in Rust in one call.
 
 use congo_core::{self as core, HistoryError};
@@ -30,13 +30,34 @@ fn history_error(e: &HistoryError) -> PyErr {
 
 /// The core move for a `Move` argument and the position after it: a legal move, or the null move,
 /// which passes (`Position::play_null`). `IllegalMoveError`, or `TypeError` for a non-Move.
-fn play(before: &core::Position, mv: &Bound<'_, PyAny>) -> PyResult<(core::Move, core::Position)> {
+pub(crate) fn play(before: &core::Position, mv: &Bound<'_, PyAny>) -> PyResult<(core::Move, core::Position)> {
     let path = move_arg(mv)?.path;
     if path.is_null() {
         return Ok((core::Move::NULL, before.play_null()));
     }
     let m = before.find_move(&path).map_err(|e| illegal_move_error(&e))?;
     Ok((m, before.play_unchecked(&m)))
+}
+
+/// A number of last moves to keep, checked (`None`: all of them). Any count beyond the history
+/// keeps all of it, as a slice would.
+pub(crate) fn keep_count(keep: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    let Some(keep) = keep else { return Ok(None) };
+    let keep = convert::int(keep, "stack")?;
+    if keep < 0 {
+        return Err(PyValueError::new_err(format!("stack must be non-negative, got {keep}")));
+    }
+    Ok(Some(usize::try_from(keep).unwrap_or(usize::MAX)))
+}
+
+impl PyHistory {
+    /// A copy: the whole history, or its last `keep` moves.
+    pub(crate) fn tail(&self, keep: Option<usize>) -> PyHistory {
+        match keep {
+            None => self.clone(),
+            Some(keep) => PyHistory { inner: self.inner.tail(keep) },
+        }
+    }
 }
 
 #[pymethods]
@@ -53,53 +74,6 @@ impl PyHistory {
         let (m, after) = play(&before, mv)?;
         self.inner.push(m, before);
         Ok(PyPosition { inner: after })
-    }
-
-    /// `Board.push`: plays a legal move from `board._position`, records it and stores the position
-    /// after it in `board._position`, all in one step under the GIL (reading and writing a plain
-    /// attribute runs no Python code), so that threads sharing a board never see the stack and
-    /// the position out of step. Raises like `push`.
-    fn push_on(&mut self, board: &Bound<'_, PyAny>, mv: &Bound<'_, PyAny>) -> PyResult<()> {
-        let name = pyo3::intern!(board.py(), "_position");
-        let before = board.getattr(name)?.cast_into::<PyPosition>()?.get().inner;
-        let (m, after) = play(&before, mv)?;
-        let after = Bound::new(board.py(), PyPosition { inner: after })?;
-        board.setattr(name, after)?;
-        self.inner.push(m, before);
-        Ok(())
-    }
-
-    /// `Board.pop`: takes back the last move, stores the position before it in `board._position`
-    /// (in one step, as `push_on`) and returns the move. `IndexError` when empty.
-    fn pop_on(&mut self, board: &Bound<'_, PyAny>) -> PyResult<Py<PyMove>> {
-        let py = board.py();
-        let Some(&(m, before)) = self.inner.last() else {
-            return Err(PyIndexError::new_err("pop from an empty move stack"));
-        };
-        let object = PyMove::object(py, m.path)?;
-        board.setattr(pyo3::intern!(py, "_position"), Bound::new(py, PyPosition { inner: before })?)?;
-        self.inner.pop();
-        Ok(object)
-    }
-
-    /// Sets `board._position` and forgets the moves, in one step (as `push_on`).
-    fn reset_on(&mut self, board: &Bound<'_, PyAny>, position: &Bound<'_, PyPosition>) -> PyResult<()> {
-        board.setattr(pyo3::intern!(board.py(), "_position"), position)?;
-        self.inner.clear();
-        Ok(())
-    }
-
-    /// `(board._position, a copy of the whole history or of its last `keep` moves)`, read in one
-    /// step (`keep` as in `copy`).
-    #[pyo3(signature = (board, keep = None))]
-    fn snapshot(
-        &self,
-        board: &Bound<'_, PyAny>,
-        keep: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<(PyPosition, PyHistory)> {
-        let history = self.copy(keep)?;
-        let position = board.getattr(pyo3::intern!(board.py(), "_position"))?.cast_into::<PyPosition>()?;
-        Ok((PyPosition { inner: position.get().inner }, history))
     }
 
     /// Takes back the last move: `(move, position before it)`. `IndexError` when empty.
@@ -134,17 +108,7 @@ impl PyHistory {
     /// A copy: the whole history, or its last `keep` moves.
     #[pyo3(signature = (keep = None))]
     fn copy(&self, keep: Option<&Bound<'_, PyAny>>) -> PyResult<PyHistory> {
-        Ok(match keep {
-            None => self.clone(),
-            Some(keep) => {
-                // Any count beyond the history keeps all of it, as a slice would.
-                let keep = convert::int(keep, "stack")?;
-                if keep < 0 {
-                    return Err(PyValueError::new_err(format!("stack must be non-negative, got {keep}")));
-                }
-                PyHistory { inner: self.inner.tail(usize::try_from(keep).unwrap_or(usize::MAX)) }
-            }
-        })
+        Ok(self.tail(keep_count(keep)?))
     }
 
     /// A copy of the last moves only, those whose positions `current` could repeat (since the last

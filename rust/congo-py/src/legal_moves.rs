@@ -2,15 +2,15 @@
 //!
 //! It lives here rather than in Python so that `len()`, `iter()`, `in` and `bool()` are C slots: a
 //! `list(board.legal_moves)` then costs one count and one generation in Rust and no Python frame.
-//! The view keeps the board, not a position, and reads `board._position` on every use, so it follows
-//! moves pushed after it was made (as python-chess's view does). Made from a `Position`, it shows
-//! that position's moves.
+//! The view keeps the board (its Rust base, `BoardState`), not a position, and reads the board's
+//! current position on every use, so it follows moves pushed after it was made (as python-chess's
+//! view does). Made from a `Position`, it shows that position's moves.
 
 use congo_core::{MoveList, Path};
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
+use crate::board::PyBoardState;
 use crate::moves::PyMove;
 use crate::position::PyPosition;
 
@@ -23,33 +23,42 @@ const LAZY_ABOVE: u64 = 256;
 /// The legal moves of a board, as a live view: iterate, `len`, `in`, `bool`, `count()`.
 #[pyclass(frozen, module = "congo", name = "LegalMoveGenerator")]
 pub struct LegalMoveGenerator {
-    board: Py<PyAny>,
+    source: Source,
+}
+
+/// What the view shows the moves of.
+enum Source {
+    /// A board: its position at each use.
+    Board(Py<PyBoardState>),
+    Position(Py<PyPosition>),
 }
 
 impl LegalMoveGenerator {
     fn position<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyPosition>> {
-        let source = self.board.bind(py);
-        if let Ok(position) = source.cast::<PyPosition>() {
-            return Ok(position.clone());
-        }
-        Ok(source.getattr(intern!(py, "_position"))?.cast_into::<PyPosition>()?)
+        Ok(match &self.source {
+            Source::Board(board) => board.bind(py).try_borrow()?.position(py),
+            Source::Position(position) => position.bind(py).clone(),
+        })
     }
 }
 
 #[pymethods]
 impl LegalMoveGenerator {
-    /// A view of the legal moves of a `Position`, or of a board (any object whose `_position` is a
-    /// `congo.Position`). `TypeError` for anything else.
+    /// A view of the legal moves of a `congo.Board` (any subclass of `BoardState`) or of a
+    /// `Position`. `TypeError` for anything else.
     #[new]
-    fn new(board: Bound<'_, PyAny>) -> PyResult<LegalMoveGenerator> {
-        let py = board.py();
-        if !board.is_instance_of::<PyPosition>() && !board.hasattr(intern!(py, "_position"))? {
+    fn new(board: &Bound<'_, PyAny>) -> PyResult<LegalMoveGenerator> {
+        let source = if let Ok(board) = board.cast::<PyBoardState>() {
+            Source::Board(board.clone().unbind())
+        } else if let Ok(position) = board.cast::<PyPosition>() {
+            Source::Position(position.clone().unbind())
+        } else {
             let name = board.get_type().name()?;
             return Err(pyo3::exceptions::PyTypeError::new_err(format!(
                 "LegalMoveGenerator takes a congo.Board or a congo.Position, got {name}"
             )));
-        }
-        Ok(LegalMoveGenerator { board: board.unbind() })
+        };
+        Ok(LegalMoveGenerator { source })
     }
 
     /// The number of legal moves, counted without building them.

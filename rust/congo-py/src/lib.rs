@@ -9,6 +9,7 @@
 //! `SearchInfo`, a board's `History`).
 
 mod bench;
+mod board;
 mod book;
 mod bulk;
 mod convert;
@@ -49,13 +50,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<legal_moves::LegalMoveGenerator>()?;
     m.add_class::<bulk::PlayoutStats>()?;
     m.add_class::<history::PyHistory>()?;
+    m.add_class::<board::PyBoardState>()?;
     m.add_class::<pgn::PyRecordScanner>()?;
     m.add_class::<pgn::PyRecord>()?;
     m.add_class::<pgn::PyRecordError>()?;
     m.add_function(wrap_pyfunction!(bulk::perft, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::divide, m)?)?;
     m.add_function(wrap_pyfunction!(bulk::random_playouts, m)?)?;
-    m.add_function(wrap_pyfunction!(engine::check_limits, m)?)?;
+    m.add_function(wrap_pyfunction!(engine::check_limit, m)?)?;
     m.add_function(wrap_pyfunction!(engine::check_multipv, m)?)?;
     m.add("InvalidFenError", py.get_type::<InvalidFenError>())?;
     m.add("InvalidPositionError", py.get_type::<InvalidPositionError>())?;

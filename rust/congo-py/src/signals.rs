@@ -2,6 +2,7 @@
 //! for a moment to let Python run its signal handlers (`PyErr_CheckSignals`). A handler that raises
 //! (`KeyboardInterrupt` for Ctrl-C) stops the work, and the call raises that exception.
 
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use congo_core::{Interrupt, Interrupted};
@@ -75,4 +76,40 @@ pub fn interruptible<T: Send>(
         let result = work(&mut signals);
         signals.finish(result)
     })
+}
+
+/// Waits, without the GIL, for work running on a thread of its own that sends what it finds on
+/// `receiver` (a search's iterations, a bench's positions) and ends by dropping the sender: hands
+/// each finding to `callback` as the Python object `object` makes of it, and every [`POLL`] lets
+/// Python run its signal handlers. The first exception (from the callback or a handler) calls
+/// `stop` and is returned once the work has ended; later findings are not handed on.
+pub fn pump<T>(
+    receiver: &mpsc::Receiver<T>,
+    callback: Option<&Py<PyAny>>,
+    object: impl Fn(Python<'_>, &T) -> PyResult<Py<PyAny>>,
+    stop: impl Fn(),
+) -> Option<PyErr> {
+    let mut error: Option<PyErr> = None;
+    loop {
+        match receiver.recv_timeout(POLL) {
+            Ok(found) => {
+                let (Some(callback), None) = (callback, &error) else { continue };
+                let outcome = Python::attach(|py| callback.call1(py, (object(py, &found)?,)).map(drop));
+                if let Err(e) = outcome {
+                    error = Some(e);
+                    stop();
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if error.is_none() {
+                    if let Err(e) = run_handlers() {
+                        error = Some(e);
+                        stop();
+                    }
+                }
+            }
+            // The work has returned (its sender is gone).
+            Err(mpsc::RecvTimeoutError::Disconnected) => return error,
+        }
+    }
 }
