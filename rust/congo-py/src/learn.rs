@@ -141,7 +141,7 @@ fn step_error(e: &learn::StepError) -> PyErr {
 #[pyclass(module = "congo.learning", name = "Game")]
 #[derive(Clone)]
 pub struct PyGame {
-    inner: Game,
+    pub(crate) inner: Game,
 }
 
 #[pymethods]

@@ -18,6 +18,7 @@ mod errors;
 mod history;
 mod learn;
 mod legal_moves;
+mod mcts;
 mod moves;
 mod pgn;
 mod position;
@@ -106,6 +107,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pgn::is_tag_name, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     learn::register(m)?;
+    mcts::register(m)?;
     tuning::register(m)?;
     bench::register(m)?;
     book::register(m)?;

@@ -356,6 +356,16 @@ impl Game {
         self.settle();
     }
 
+    /// Forgets the record of what was played (the moves, the actions, the start), keeping all that
+    /// decides what comes next (the position, a chain under way, the history for the repetition
+    /// rule, the ply count): a tree search clones its root game once per simulation, and the
+    /// record would make each clone as long as the game.
+    pub(crate) fn forget_record(&mut self) {
+        self.played.clear();
+        self.actions.clear();
+        self.start = self.position;
+    }
+
     /// Plays a whole legal move (its actions one after another).
     pub fn play(&mut self, m: &Move) -> Result<(), StepError> {
         for action in self.actions_of(m)? {

@@ -23,6 +23,7 @@
 
 pub mod actions;
 mod game;
+pub mod mcts;
 pub mod planes;
 pub mod selfplay;
 pub mod vector;
