@@ -153,6 +153,13 @@ def test_user_errors_exit_2_in_every_command(tmp_path: Path, capsys: pytest.Capt
             ["selfplay", "--games", "1", "--nodes", "10", "-o", str(a_file / "x.parquet")],
         ],
         "serve": [["serve", "--port", "70000"], ["serve", "--no-browser", "--tc", "1+0"]],
+        "book": [
+            ["book", "make", str(tmp_path / "none.pgn"), "-o", str(tmp_path / "b.cbk")],
+            ["book", "make", str(source), "-o", str(source)],
+            ["book", "make", str(source), "-o", str(tmp_path / "b.cbk"), "--min-games", "0"],
+            ["book", "dump", str(a_file)],
+            ["book", "merge", str(a_file), "-o", str(tmp_path / "c.cbk")],
+        ],
     }
     assert set(cases) == set(COMMANDS)
     for runs in cases.values():

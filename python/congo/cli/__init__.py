@@ -39,6 +39,7 @@ COMMANDS = (
     "uci-check",
     "options",
     "tablebase",
+    "book",
     "annotate",
     "selfplay",
     "serve",
