@@ -115,6 +115,43 @@ def test_the_engine_sees_repetitions_through_the_boards_history() -> None:
     assert result.score.cp == 0
 
 
+def test_the_bindings_know_a_board_by_its_type_not_by_an_attribute() -> None:
+    # The bindings read and wrote Board._position by name, and took any object with such an
+    # attribute for a board. A board's position and move stack are now its Rust base's.
+    board = Board()
+    board.push_uci("g1f3")
+    assert isinstance(board, _core.BoardState)
+    assert vars(board) == {}  # nothing of a board's state lives in its instance dictionary
+    view = congo.LegalMoveGenerator(board)
+    assert len(view) == len(list(board.legal_moves)) == Board(board.fen()).legal_moves.count()
+
+    class Lookalike:
+        _position = Position()
+
+    with pytest.raises(TypeError, match=r"LegalMoveGenerator takes a congo\.Board or a congo\.Position"):
+        congo.LegalMoveGenerator(Lookalike())
+
+
+def test_a_limit_crosses_as_one_value_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Limit was checked by up to three calls, and its fields travelled to the search unpacked.
+    seen: list[object] = []
+    check = _core.check_limit
+
+    def counted(limit: congo.Limit) -> None:
+        seen.append(limit)
+        check(limit)
+
+    monkeypatch.setattr(_core, "check_limit", counted)
+    limit = congo.Limit(depth=2, white_clock=5, black_clock=4, white_inc=1, black_inc=1, remaining_moves=3)
+    assert seen == [limit]
+    assert not hasattr(_core, "check_limits")
+    with pytest.raises(ValueError, match="needs the time left on the clock"):
+        congo.Limit(black_inc=1)
+    result = congo.Engine(hash_mb=1).search(Board(), limit)
+    assert result.depth == 2
+    assert result.move is not None
+
+
 def test_limits_come_from_the_core() -> None:
     assert congo.engine.MAX_DEPTH == _core.MAX_DEPTH
     assert congo.engine.MAX_THREADS == _core.MAX_THREADS
