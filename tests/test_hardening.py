@@ -322,7 +322,7 @@ def test_objects_stay_usable_after_ctrl_c() -> None:
 def test_analysis_answers_ctrl_c() -> None:
     engine = congo.Engine(hash_mb=16)
     timer = _interrupt_after(0.3)
-    seen: list[congo.SearchInfo] = []
+    seen: list[congo.engine.InfoDict] = []
     start = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
         seen.extend(engine.analysis(Board()))

@@ -20,14 +20,15 @@ that speaks the protocol of ``docs/protocol.md`` (``congo uci`` or another progr
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import dataclasses
 import os
-import queue
 import threading
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Callable, cast, overload
+from collections.abc import Iterable, Mapping
+from typing import Any, Callable, TypeVar, cast, overload
 
 from congo import _core
 from congo._core import (
@@ -72,6 +73,7 @@ __all__ = [
     "AnalysisComplete",
     "AnalysisResult",
     "AsyncAnalysisResult",
+    "AsyncEngine",
     "BestMove",
     "Cp",
     "Engine",
@@ -137,18 +139,20 @@ class Limit:
 
 
 SearchInfo = _core.SearchInfo
-"""The state of a search after a completed iteration (one per line with ``multipv``), as passed to a
-progress callback: ``depth``, ``seldepth``, ``score`` (a :class:`Score`), ``pv``, ``nodes``, ``time``
-(seconds since the search started), ``nps``, ``hashfull`` (per mille), ``multipv`` (the line's rank,
-from 1), ``bound`` (``"exact"``; ``"lower"`` or ``"upper"`` when the score fell outside the
-aspiration window of an iteration still running) and ``move`` (the first move of ``pv``). A frozen
-record made by the core, compared by value."""
+"""The low-level report of :meth:`Engine.search`'s ``callback`` (:meth:`Engine.analysis` and the
+python-chess calls give :data:`InfoDict` instead): the state of a search after a completed iteration
+(one per line with ``multipv``): ``depth``, ``seldepth``, ``score`` (a :class:`Score`), ``pv``,
+``nodes``, ``time`` (seconds since the search started), ``nps``, ``hashfull`` (per mille),
+``multipv`` (the line's rank, from 1), ``bound`` (``"exact"``; ``"lower"`` or ``"upper"`` when the
+score fell outside the aspiration window of an iteration still running) and ``move`` (the first move
+of ``pv``). A frozen record made by the core, compared by value."""
 
 SearchResult = _core.SearchResult
-"""What a search found: ``move``, ``score``, ``pv`` (starting with ``move``), ``depth`` (the deepest
-completed iteration; 0 when the game is over), ``nodes``, ``time`` (seconds), ``nps``, ``seldepth``,
-``outcome`` and ``ponder`` (the reply the engine expects), and ``lines`` (every line found, best
-first, each a :class:`SearchInfo`).
+"""What the low-level :meth:`Engine.search` found (:meth:`Engine.analyse` and :meth:`Engine.play` give
+python-chess's :data:`InfoDict` and :class:`PlayResult` instead): ``move``, ``score``, ``pv``
+(starting with ``move``), ``depth`` (the deepest completed iteration; 0 when the game is over),
+``nodes``, ``time`` (seconds), ``nps``, ``seldepth``, ``outcome`` and ``ponder`` (the reply the
+engine expects), and ``lines`` (every line found, best first, each a :class:`SearchInfo`).
 
 ``move`` is ``None`` only when the game is already over; ``outcome`` then says how it ended (and
 ``score`` is ``Score(mate=0)`` for a lost game, ``Score(cp=0)`` for a draw). A frozen record made by
@@ -202,6 +206,31 @@ def _result_infos(found: SearchResult, turn: bool) -> list[InfoDict]:
         {**common, "score": PovScore(line.score, turn), "pv": line.pv, "multipv": line.multipv}
         for line in found.lines
     ]
+
+
+def _search_info(info: SearchInfo, turn: bool) -> InfoDict:
+    """A :class:`SearchInfo` as the :data:`InfoDict` that ``congo uci`` prints for it (its ``info``
+    line, parsed by :class:`SimpleEngine`): the same keys, so that an analysis reads the same from
+    either engine."""
+    found: InfoDict = {
+        "depth": info.depth,
+        "seldepth": info.seldepth,
+        "multipv": info.multipv,
+        "score": PovScore(info.score, turn),
+        "nodes": info.nodes,
+        "nps": info.nps,
+        "hashfull": info.hashfull,
+        "time": info.time,
+        "pv": info.pv,
+    }
+    if info.bound == "lower":
+        found["lowerbound"] = True
+    elif info.bound == "upper":
+        found["upperbound"] = True
+    return found
+
+
+_T = TypeVar("_T")
 
 
 class Engine:
@@ -258,6 +287,7 @@ class Engine:
         if tablebase_path is not None:
             self.set_tablebase(tablebase_path)
         self._ponder: threading.Thread | None = None
+        self._analysis: tuple[AnalysisResult, threading.Thread] | None = None
 
     @property
     def threads(self) -> int:
@@ -308,19 +338,23 @@ class Engine:
         root_moves: Iterable[Move] | None = None,
         multipv: int = 1,
         claim: int | None = None,
+        stopped: threading.Event | None = None,
     ) -> tuple[SearchResult, bool]:
         """The core's search, after the checks every search method shares, and the side to move.
 
         The search claims the engine before anything else (or was given the ``claim`` its caller
-        took): from then on :meth:`stop` ends it, even before the core has begun to search."""
+        took): from then on :meth:`stop` ends it, even before the core has begun to search. A
+        ``stopped`` event already set once the claim is taken (a stop asked for from another thread
+        before it) stops it at once."""
         limit = Limit() if limit is None else limit
         if not isinstance(limit, Limit):
             raise TypeError(f"limit must be a congo.Limit or None, got {type(limit).__name__}")
         if callback is not None and not callable(callback):
             raise TypeError(f"callback must be callable, got {type(callback).__name__}")
         if claim is None:
-            self._stop_pondering()
-            claim = self._engine.claim()
+            claim = self._claim()
+        if stopped is not None and stopped.is_set():
+            self._engine.stop()
         try:
             position = to_position(board)
             roots = _root_moves(position, root_moves)
@@ -386,8 +420,21 @@ class Engine:
         ``N`` best lines, best first, each with its own exact score (fewer when there are fewer
         legal moves). A finished game gives one info with its score (``Mate(0)`` lost, ``Cp(0)``
         drawn) and an empty ``pv``. Raises like :meth:`search`."""
+        return cast(
+            "InfoDict | list[InfoDict]", self._analyse(board, limit, multipv=multipv, root_moves=root_moves)
+        )
+
+    def _analyse(
+        self,
+        board: PositionLike,
+        limit: Limit,
+        *,
+        multipv: int | None,
+        root_moves: Iterable[Move] | None,
+        stopped: threading.Event | None = None,
+    ) -> Any:
         found, turn = self._search(
-            board, limit, root_moves=root_moves, multipv=1 if multipv is None else multipv
+            board, limit, root_moves=root_moves, multipv=1 if multipv is None else multipv, stopped=stopped
         )
         infos = _result_infos(found, turn)
         return infos[0] if multipv is None else infos
@@ -405,9 +452,21 @@ class Engine:
         goes on thinking in the background about the position after ``move`` and ``ponder`` (its
         table keeps what it finds) until the next call on this engine, or :meth:`stop` /
         :meth:`close`. Raises like :meth:`search`."""
-        found, turn = self._search(board, limit, root_moves=root_moves)
+        return self._play(board, limit, ponder=ponder, root_moves=root_moves)
+
+    def _play(
+        self,
+        board: PositionLike,
+        limit: Limit,
+        *,
+        ponder: bool,
+        root_moves: Iterable[Move] | None,
+        stopped: threading.Event | None = None,
+    ) -> PlayResult:
+        found, turn = self._search(board, limit, root_moves=root_moves, stopped=stopped)
         info = _result_infos(found, turn)[0]
-        if ponder and found.move is not None and found.ponder is not None:
+        stopped_early = stopped is not None and stopped.is_set()
+        if ponder and found.move is not None and found.ponder is not None and not stopped_early:
             position = to_position(board)
             self._start_pondering(position.push(found.move).push(found.ponder))
         return PlayResult(found.move, found.ponder, info)
@@ -440,9 +499,25 @@ class Engine:
             self._engine.stop()
             thread.join()
 
+    def _end_analysis(self) -> None:
+        """Stops a running :meth:`analysis` and waits for its end: the next call takes the engine."""
+        running, self._analysis = self._analysis, None
+        if running is not None:
+            result, thread = running
+            result.stop()
+            thread.join()
+
+    def _claim(self) -> int:
+        """Takes the engine for a search: a running analysis or ponder search is ended first."""
+        self._end_analysis()
+        self._stop_pondering()
+        return self._engine.claim()
+
     def close(self) -> None:
-        """Stops pondering, if the engine is (the engine stays usable). Also :meth:`quit`, and the
-        end of a ``with`` block, as with python-chess's engines."""
+        """Stops pondering or a running :meth:`analysis`, if the engine is (the engine stays
+        usable). Also :meth:`quit`, and the end of a ``with`` block, as with python-chess's
+        engines."""
+        self._end_analysis()
         self._stop_pondering()
 
     quit = close
@@ -473,33 +548,37 @@ class Engine:
         *,
         multipv: int = 1,
         root_moves: Iterable[Move] | None = None,
-    ) -> Iterator[SearchInfo]:
-        """Searches in a background thread and yields a :class:`SearchInfo` per completed iteration
-        (per line and iteration with ``multipv``).
+    ) -> AnalysisResult:
+        """Starts an analysis in a background thread and returns at once (python-chess's
+        ``analysis``): the same :class:`AnalysisResult` as :meth:`SimpleEngine.analysis`, with the
+        same info dicts (``score`` a :class:`PovScore`; the keys of ``congo uci``'s ``info``
+        lines), one per line and completed iteration. Iterate over it for the infos as they come;
+        :attr:`~AnalysisResult.info` and :attr:`~AnalysisResult.multipv` are the latest of the best
+        line and of every line, :meth:`~AnalysisResult.stop` ends the search,
+        :meth:`~AnalysisResult.wait` returns the :class:`BestMove`. As a context manager it stops
+        and waits at the end of the block.
 
-        With no ``limit`` the search goes on until the loop ends: leaving the loop early (``break``,
-        an exception, or closing the generator) stops the search. Raises like :meth:`search`.
-        """
+        With no ``limit`` the search goes on until stopped: by :meth:`~AnalysisResult.stop`, the end
+        of the ``with`` block, a Ctrl-C while waiting for an info, :meth:`stop` or the next call on
+        this engine (which ends the analysis first). Raises like :meth:`search` for a bad board or
+        limit; an error of the search itself comes out of the iteration and ``wait()``."""
         limit = Limit() if limit is None else limit
         if not isinstance(limit, Limit):
             raise TypeError(f"limit must be a congo.Limit or None, got {type(limit).__name__}")
         _core.check_multipv(multipv)
-        done = object()
-        infos: queue.SimpleQueue[object] = queue.SimpleQueue()
-        failure: list[BaseException] = []
-        # Claimed here, searched there: the stop of leaving the loop cannot come before the search.
-        self._stop_pondering()
-        claim = self._engine.claim()
+        position = to_position(board)
+        _root_moves(position, root_moves)  # checked here: a bad root move fails the call
+        # Claimed here, searched there: a stop from now on reaches the search.
+        claim = self._claim()
+        result = AnalysisResult(self._engine.stop)
 
         def run() -> None:
             try:
-                self._search(
-                    board, limit, callback=infos.put, root_moves=root_moves, multipv=multipv, claim=claim
-                )
+                result._best = self._analysis_on(board, limit, multipv, root_moves, claim, result._post)
             except BaseException as error:  # handed to the consumer, re-raised there
-                failure.append(error)
+                result._error = error
             finally:
-                infos.put(done)
+                result._finish()
 
         worker = threading.Thread(target=run, name="congo-analysis", daemon=True)
         try:
@@ -507,18 +586,47 @@ class Engine:
         except BaseException:
             self._engine.release(claim)
             raise
-        try:
-            while True:
-                item = infos.get()
-                if item is done:
-                    break
-                assert isinstance(item, SearchInfo)
-                yield item
-        finally:
-            self.stop()
-            worker.join()
-        if failure:
-            raise failure[0]
+        self._analysis = (result, worker)
+        return result
+
+    def _analysis_on(
+        self,
+        board: PositionLike,
+        limit: Limit,
+        multipv: int,
+        root_moves: Iterable[Move] | None,
+        claim: int,
+        post: Callable[[InfoDict], object],
+    ) -> BestMove:
+        """The search of an analysis (on its thread, the engine claimed): every iteration's lines
+        handed to ``post`` as info dicts, then the best move."""
+        turn = to_position(board).turn
+        last_best: list[Move | None] = [None]
+        last: list[InfoDict] = [{}]
+
+        def report(info: SearchInfo) -> None:
+            if info.multipv == 1 and info.bound == "exact":
+                last_best[0] = info.move
+            last[0] = converted = _search_info(info, turn)
+            post(converted)
+
+        found, _ = self._search(
+            board, limit, callback=report, root_moves=root_moves, multipv=multipv, claim=claim
+        )
+        if (found.move is not None and found.move != last_best[0]) or not found.lines:
+            # An iteration cut short found a better move than the last one reported (or the game
+            # is over): its lines, as congo uci reports them.
+            for info in _result_infos(found, turn):
+                if "hashfull" in last[0]:
+                    info["hashfull"] = last[0]["hashfull"]
+                post(info)
+        return BestMove(found.move, found.ponder)
+
+    def asyncio(self) -> AsyncEngine:
+        """This engine with an awaitable surface (:class:`AsyncEngine`): ``await play(...)``,
+        ``await analyse(...)``, ``await analysis(...)``, searching on a thread of its own without
+        blocking the event loop; cancelling a task that awaits a search stops it."""
+        return AsyncEngine(self)
 
     def stop(self) -> None:
         """Ends the search of this engine (callable from any thread): the one running, or the one
@@ -534,6 +642,7 @@ class Engine:
     def clear(self) -> None:
         """Forgets the transposition table and move-ordering statistics, as for a new game.
         Raises ``RuntimeError`` while a search is running."""
+        self._end_analysis()
         self._stop_pondering()
         self._engine.clear()
 
@@ -553,3 +662,196 @@ class Engine:
     def __repr__(self) -> str:
         options = "".join(f", {name}={value}" for name, value in self._options.items())
         return f"<Engine threads={self.threads} hash_mb={self.hash_mb}{options}>"
+
+
+class AsyncEngine:
+    """The built-in engine with the awaitable surface of :func:`popen_uci`'s engine: ``await
+    engine.play(...)``, ``await engine.analyse(...)``, ``async with await engine.analysis(...) as
+    analysis: async for info in analysis``, ``await engine.configure(...)``, ``await
+    engine.quit()``. Made by :meth:`Engine.asyncio` (or ``AsyncEngine(engine)``).
+
+    Each search runs on a thread of this wrapper's own, in Rust with the GIL released: awaiting it
+    never blocks the event loop, and many engines search at once from one loop. Calls are
+    serialised; a running analysis is stopped by the next call. Cancelling a task that awaits a
+    search (``task.cancel()``, ``asyncio.wait_for``) calls :meth:`Engine.stop`: the search ends
+    within a millisecond or so and the engine takes the next call. The info dicts, results and
+    errors are those of the blocking methods (and of :class:`UciProtocol`)."""
+
+    def __init__(self, engine: Engine) -> None:
+        if not isinstance(engine, Engine):
+            raise TypeError(f"engine must be a congo.Engine, got {type(engine).__name__}")
+        self.engine = engine
+        """The blocking engine this one drives (usable directly between awaited calls)."""
+        # One worker: one search at a time, in the order asked, each waited for by the next.
+        self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="congo-async-engine")
+        self._analysis: AsyncAnalysisResult | None = None
+
+    async def _run(self, work: Callable[[threading.Event], _T]) -> _T:
+        """Runs ``work(stopped)`` on the engine's thread, awaited without blocking the loop.
+        Cancelled, the search is stopped: ``stopped`` is set first (a search not yet claimed stops
+        as soon as it is), then :meth:`Engine.stop` (the one claimed)."""
+        if self._analysis is not None:
+            self._analysis.stop()
+        stopped = threading.Event()
+        future = asyncio.get_running_loop().run_in_executor(self._executor, work, stopped)
+        try:
+            return await future
+        except asyncio.CancelledError:
+            stopped.set()
+            self.engine.stop()
+            raise
+
+    async def play(
+        self,
+        board: PositionLike,
+        limit: Limit,
+        *,
+        ponder: bool = False,
+        root_moves: Iterable[Move] | None = None,
+        **_: object,
+    ) -> PlayResult:
+        """:meth:`Engine.play`, awaited (python-chess's other arguments, such as ``game``, are
+        accepted and have no effect)."""
+        return await self._run(
+            lambda stopped: self.engine._play(
+                board, limit, ponder=ponder, root_moves=root_moves, stopped=stopped
+            )
+        )
+
+    async def analyse(
+        self,
+        board: PositionLike,
+        limit: Limit,
+        *,
+        multipv: int | None = None,
+        root_moves: Iterable[Move] | None = None,
+        **_: object,
+    ) -> Any:
+        """:meth:`Engine.analyse`, awaited: an :data:`InfoDict`, or a list of them with
+        ``multipv=N``."""
+        return await self._run(
+            lambda stopped: self.engine._analyse(
+                board, limit, multipv=multipv, root_moves=root_moves, stopped=stopped
+            )
+        )
+
+    async def search(
+        self,
+        board: PositionLike,
+        limit: Limit | None = None,
+        *,
+        root_moves: Iterable[Move] | None = None,
+    ) -> SearchResult:
+        """:meth:`Engine.search` (the low-level call), awaited."""
+        return await self._run(
+            lambda stopped: self.engine._search(board, limit, root_moves=root_moves, stopped=stopped)[0]
+        )
+
+    async def analysis(
+        self,
+        board: PositionLike,
+        limit: Limit | None = None,
+        *,
+        multipv: int = 1,
+        root_moves: Iterable[Move] | None = None,
+        **_: object,
+    ) -> AsyncAnalysisResult:
+        """Starts an analysis (as :meth:`Engine.analysis`) and returns at once: the same
+        :class:`AsyncAnalysisResult` as :meth:`UciProtocol.analysis`, with the same info dicts.
+        Raises like :meth:`Engine.search` for a bad board or limit."""
+        limit = Limit() if limit is None else limit
+        if not isinstance(limit, Limit):
+            raise TypeError(f"limit must be a congo.Limit or None, got {type(limit).__name__}")
+        _core.check_multipv(multipv)
+        position = to_position(board)
+        _root_moves(position, root_moves)
+        loop = asyncio.get_running_loop()
+        stopped = threading.Event()
+        engine = self.engine
+
+        def stop() -> None:
+            stopped.set()  # not yet claimed: stopped as soon as it is
+            engine.stop()
+
+        result = AsyncAnalysisResult(stop)
+        if self._analysis is not None:
+            self._analysis.stop()
+        self._analysis = result
+
+        def post(info: InfoDict) -> None:
+            loop.call_soon_threadsafe(result._post, info)
+
+        def work() -> BestMove:
+            claim = engine._claim()
+            if stopped.is_set():  # a stop before the claim: the search stops at once
+                engine.stop()
+            return engine._analysis_on(board, limit, multipv, root_moves, claim, post)
+
+        def done(future: asyncio.Future[BestMove]) -> None:
+            if self._analysis is result:
+                self._analysis = None
+            if future.cancelled():
+                result._finish(error=EngineTerminatedError("the analysis was cancelled"))
+            elif future.exception() is not None:
+                result._finish(error=future.exception())
+            else:
+                result._finish(future.result())
+
+        loop.run_in_executor(self._executor, work).add_done_callback(done)
+        return result
+
+    async def configure(self, options: Mapping[str, object]) -> None:
+        """Sets what can change on a built-in engine once it is made, with ``congo uci``'s option
+        names: ``EvalFile`` (a path, ``""`` for the built-in network), ``Move Overhead``
+        (milliseconds), ``TablebasePath`` (a directory, ``""`` for none) and ``Clear Hash`` (a
+        button: ``None``). Raises :class:`EngineError` for any other option (switches, weights,
+        threads and the table size are set when the :class:`Engine` is made) or a bad value."""
+
+        def work(_: threading.Event) -> None:
+            for name, value in options.items():
+                key = name.lower()
+                try:
+                    if key == "evalfile":
+                        self.engine.set_eval_file(cast("str | None", value))
+                    elif key == "move overhead":
+                        self.engine.move_overhead = cast(float, value) / 1000
+                    elif key == "tablebasepath":
+                        self.engine.set_tablebase(cast("str | None", value) or None)
+                    elif key == "clear hash":
+                        self.engine.clear()
+                    else:
+                        raise EngineError(
+                            f"option {name!r} cannot be changed on a built-in engine: make a new "
+                            "congo.Engine(options=...) instead"
+                        )
+                except (TypeError, ValueError, OSError) as error:
+                    raise EngineError(f"option {name!r} = {value!r}: {error}") from None
+
+        await self._run(work)
+
+    async def ping(self) -> None:
+        """Returns once every earlier call has ended (the engine is then ready)."""
+        await self._run(lambda _: None)
+
+    def stop(self) -> None:
+        """Ends a running search at once (:meth:`Engine.stop`)."""
+        if self._analysis is not None:
+            self._analysis.stop()
+        self.engine.stop()
+
+    async def quit(self) -> None:
+        """Stops pondering or an analysis and ends the engine's thread. Idempotent."""
+        if self._analysis is not None:
+            self._analysis.stop()
+        with contextlib.suppress(RuntimeError):  # already quit
+            await self._run(lambda _: self.engine.close())
+        self._executor.shutdown(wait=False)
+
+    async def __aenter__(self) -> AsyncEngine:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.quit()
+
+    def __repr__(self) -> str:
+        return f"<AsyncEngine {self.engine!r}>"
