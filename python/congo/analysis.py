@@ -109,7 +109,7 @@ def _search(engine: Engine, job: _Job) -> Analysis:
     position, history, limit, multipv = job
     board = Board.from_position(position)
     if history is not None:
-        board._history = history
+        board._restore(position, history)
     engine.clear()
     if multipv == 1:
         return engine.search(board, limit)

@@ -113,8 +113,8 @@ class Board(_core.BoardState):
     """
 
     # The position and the move stack are the Rust base's (``_core.BoardState``): ``_position``,
-    # ``_history``, and ``_push``/``_pop``/``_reset``/``_snapshot``, which change or read both in
-    # one step. The bindings know a board by that type (docs/architecture.md, "The bindings").
+    # ``_history``, and ``_push``/``_pop``/``_reset``/``_restore``/``_snapshot``, which change or
+    # read both in one step. The bindings know a board by that type (docs/architecture.md, "The bindings").
 
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
         self._reset(Position(_EMPTY_BOARD_FEN if fen is None else fen))
@@ -641,7 +641,7 @@ class Board(_core.BoardState):
             raise ValueError(f"stack must be non-negative, got {stack}")
         board = type(self).__new__(type(self))
         board.__dict__.update(self.__dict__)
-        board._position, board._history = self._snapshot(None if stack is True else int(stack))
+        board._restore(*self._snapshot(None if stack is True else int(stack)))
         return board
 
     def __copy__(self: BoardT) -> BoardT:
@@ -917,7 +917,8 @@ def _unpickle(
     board = (cls or Board).__new__(cls or Board)
     if extra:
         board.__dict__.update(extra)
-    board._history, board._position = _core.History.decode(root, history)
+    moves, position = _core.History.decode(root, history)
+    board._restore(position, moves)
     return board
 
 

@@ -72,9 +72,10 @@ impl PyBoardState {
         self.history.clone_ref(py)
     }
 
-    /// Replaces the moves and keeps the position (a history that leads to it).
-    #[setter(_history)]
-    fn set_history(&mut self, history: Py<PyHistory>) {
+    /// Sets the position and the moves that led to it, in one step (a copy, a pickle loaded, a
+    /// snapshot searched elsewhere).
+    fn _restore(&mut self, position: Py<PyPosition>, history: Py<PyHistory>) {
+        self.position = position;
         self.history = history;
         self.version += 1;
     }
