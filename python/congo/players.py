@@ -409,9 +409,29 @@ def _engine_player(spec: str, settings: dict[str, str]) -> tuple[str, PlayerFact
     )
 
 
+def _mcts_player(spec: str, settings: dict[str, str]) -> tuple[str, PlayerFactory]:
+    # congo.mcts needs numpy: imported only when such a player is asked for.
+    from congo.mcts import MctsPlayer, MlpNetwork
+
+    net = settings.pop("net", None)
+    if not net:
+        raise ValueError(f"player {spec!r} needs net=FILE (a network file, see docs/learning.md)")
+    sims = _parse_int("sims", settings.pop("sims", "800"))
+    c_puct = _parse_number("c_puct", settings.pop("c_puct", "1.25"))
+    gumbel = _parse_int("gumbel", settings.pop("gumbel", "0")) != 0
+    _no_settings(spec, settings)
+    network = MlpNetwork.load(net)
+    name = spec.strip()
+    MctsPlayer(network, sims=sims)  # validates
+    return name, lambda seed: MctsPlayer(
+        network, sims=sims, c_puct=c_puct, gumbel=gumbel, seed=seed, name=name
+    )
+
+
 _KINDS: dict[str, tuple[str, Callable[[str, dict[str, str]], tuple[str, PlayerFactory]]]] = {
     "engine": ("engine[:...]", _engine_player),
     "alphabeta": ("alphabeta[:depth=N]", _alphabeta_player),
+    "mcts": ("mcts:net=FILE[,sims=N]", _mcts_player),
     "greedy": ("greedy", _greedy_player),
     "random": ("random", _random_player),
 }

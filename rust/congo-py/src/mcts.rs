@@ -150,6 +150,11 @@ impl PyMcts {
         py.detach(|| inner.expand(priors, values)).map_err(|e| mcts_error(&e))
     }
 
+    /// Gives up the batch waiting for `expand` (its evaluation failed).
+    fn abandon(&mut self) {
+        self.inner.abandon();
+    }
+
     /// Root `index`'s result: `(visits, policy, value, best_action)`, visits as native uint32
     /// bytes and the policy as float32 bytes (`NUM_ACTIONS` each), `best_action` `-1` for a
     /// finished game.

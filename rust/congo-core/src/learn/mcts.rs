@@ -428,8 +428,10 @@ impl Tree {
                 match self.nodes[node as usize].kind {
                     Kind::Expanded => {}
                     Kind::Exact => break false,
+                    // A leaf whose batch was abandoned: evaluated again.
+                    Kind::Unevaluated => break true,
                     // A leaf already in this batch: more descents would meet it again.
-                    Kind::Waiting | Kind::Unevaluated => return Ok(self.leaves.len()),
+                    Kind::Waiting => return Ok(self.leaves.len()),
                 }
                 let e = self.select_edge(node, config);
                 if node == 0 {
@@ -473,6 +475,21 @@ impl Tree {
             }
         }
         Ok(self.leaves.len())
+    }
+
+    /// Gives up this step's leaves (their evaluation failed): their waiting visits are taken
+    /// back, and they are evaluated again when a descent next reaches them.
+    fn abandon(&mut self) {
+        for &leaf in &self.leaves {
+            let mut n = leaf;
+            while n != NONE {
+                let node = &mut self.nodes[n as usize];
+                node.waiting -= 1;
+                n = node.parent;
+            }
+            self.nodes[leaf as usize].kind = Kind::Unevaluated;
+        }
+        self.leaves.clear();
     }
 
     /// Adds a value (for `turn`) to every node from `node` to the root.
@@ -1031,6 +1048,15 @@ impl Forest {
         }
         self.waiting = false;
         Ok(())
+    }
+
+    /// Gives up the batch waiting for [`Forest::expand`] (its evaluation failed): the trees are
+    /// as they were before it, but for the simulations of the run already counted.
+    pub fn abandon(&mut self) {
+        for tree in &mut self.trees {
+            tree.abandon();
+        }
+        self.waiting = false;
     }
 
     /// Runs `simulations` simulations at every root, calling `evaluate(planes, masks, rows, priors,
