@@ -291,3 +291,76 @@ def test_a_closed_reader_refuses_probes(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="closed"):
         reader.find(congo.Board())
 
+
+# ============================================================================ the engine's book
+
+
+def _uci(commands: list[str]) -> list[str]:
+    """The output of ``congo uci`` for the commands, each ``go`` waited for to its ``bestmove`` (an
+    option cannot change during a search)."""
+    engine = subprocess.Popen(
+        [*CONGO, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+    )
+    assert engine.stdin is not None
+    assert engine.stdout is not None
+    lines: list[str] = []
+    try:
+        for command in commands:
+            engine.stdin.write(command + "\n")
+            engine.stdin.flush()
+            if command.startswith("go"):
+                start = len(lines)
+                while len(lines) == start or not lines[-1].startswith("bestmove"):
+                    line = engine.stdout.readline()
+                    assert line, "the engine ended before its bestmove"
+                    lines.append(line.rstrip("\n"))
+        engine.stdin.write("quit\n")
+        engine.stdin.flush()
+        lines += [line.rstrip("\n") for line in engine.stdout]
+        assert engine.wait(timeout=60) == 0
+    finally:
+        if engine.poll() is None:
+            engine.kill()
+            engine.wait()
+    return lines
+
+
+def test_own_book_answers_book_moves_through_the_protocol(tmp_path: Path) -> None:
+    path = _sample(tmp_path)
+    bad = tmp_path / "bad.cbk"
+    bad.write_bytes(b"not a book")
+    lines = _uci(
+        [
+            "uci",
+            "position startpos",
+            "go depth 1",  # OwnBook is off by default: a search
+            f"setoption name BookFile value {path}",
+            "setoption name OwnBook value true",
+            *["position startpos", "go depth 20"] * 6,
+            "go depth 20 searchmoves c2c3 b2b3",  # only c2c3 is in the book among them
+            f"setoption name BookFile value {bad}",  # refused: the book stays
+            "position startpos moves c2c3",  # not in the book: a search
+            "go depth 1",
+            "position startpos",
+            "go depth 20",
+            "setoption name OwnBook value false",
+            "go depth 1",
+        ]
+    )
+    assert "option name OwnBook type check default false" in lines
+    assert "option name BookFile type string default <empty>" in lines
+    best = [line.split()[1] for line in lines if line.startswith("bestmove")]
+    assert len(best) == 11
+    # With OwnBook on: weighted choices among the legal book moves, never the weight-0 or illegal ones.
+    assert set(best[1:7]) <= {"a2a3", "d2d3", "c2c3"}
+    assert best[7] == "c2c3"
+    assert best[9] in {"a2a3", "d2d3", "c2c3"}
+    assert any(line == f"info string BookFile: {path}: 5 entries, 1 positions" for line in lines)
+    assert any(line.startswith("info string error: BookFile:") and "keeps its book" in line for line in lines)
+    books = [line for line in lines if line.startswith("info string book move")]
+    assert len(books) == 8
+    assert books[0].endswith("of 22")  # the weights of the key's entries
+    # The searches (before OwnBook, out of the book, after OwnBook off) print their info lines.
+    searched = [i for i, line in enumerate(lines) if line.startswith("bestmove")]
+    for index in (0, 8, 10):
+        assert lines[searched[index] - 1].startswith("info depth")

@@ -48,10 +48,12 @@ use std::time::Duration;
 pub use command::{parse, Command, CommandError, Go};
 pub use options::{OptionKind, UciOption, DEFAULT_HASH_MB};
 
+use crate::book::Book;
 use crate::moves::{Move, Path};
 use crate::notation::parse_move;
 use crate::piece::Color;
 use crate::position::Position;
+use crate::rng::SplitMix64;
 use crate::search::{
     Bound, Engine, GameClock, Limits, Score, SearchInfo, SearchOptions, SearchResult, StopHandle,
 };
@@ -275,6 +277,12 @@ pub struct Server {
     multipv: usize,
     /// `UCI_ShowWDL`: every `info … score` also carries the model's `wdl W D L`.
     show_wdl: bool,
+    /// `OwnBook`: a `go` in a position of the book is answered with a book move.
+    own_book: bool,
+    /// The book of `BookFile`, if one is loaded.
+    book: Option<Arc<Book>>,
+    /// Picks the book moves: seeded from the clock, so that games from one book differ.
+    book_rng: SplitMix64,
     debug: bool,
     /// The inert options ([`crate::search::Params::inert`]) last warned about: a `go` warns when
     /// they change (options may come in any order, so `setoption` itself cannot tell).
@@ -299,6 +307,9 @@ impl Server {
             hash_mb: DEFAULT_HASH_MB,
             multipv: 1,
             show_wdl: false,
+            own_book: false,
+            book: None,
+            book_rng: SplitMix64::new(clock_seed()),
             debug: false,
             warned_inert: Vec::new(),
         })
@@ -461,6 +472,9 @@ impl Server {
         if option.name == options::EVAL_FILE {
             return self.set_eval_file(value.unwrap_or(""));
         }
+        if option.name == options::BOOK_FILE {
+            return self.set_book_file(value.unwrap_or(""));
+        }
         let value = match options::parse_value(&option, value) {
             Ok(value) => value,
             Err(message) => return self.out.error(&message),
@@ -490,6 +504,7 @@ impl Server {
             }
             options::MULTIPV => self.multipv = value as usize,
             options::UCI_SHOW_WDL => self.show_wdl = value != 0,
+            options::OWN_BOOK => self.own_book = value != 0,
             options::PONDER => {} // the controller's business: it says `go ponder` when it wants to
             options::MOVE_OVERHEAD => engine.set_move_overhead(Duration::from_millis(value as u64)),
             options::CLEAR_HASH => engine.clear(),
@@ -541,6 +556,46 @@ impl Server {
             }
             Err(e) => self.out.error(&format!("{}: {e}; the engine keeps its network", options::EVAL_FILE)),
         }
+    }
+
+    /// Reads the opening book of a file (`<empty>` or nothing: none). A file that cannot be read
+    /// or is not a valid book is an error naming it, and the engine keeps the book it had.
+    fn set_book_file(&mut self, path: &str) {
+        let path = path.trim();
+        if path.is_empty() || path == "<empty>" {
+            self.book = None;
+            return;
+        }
+        match Book::open(path) {
+            Ok(book) => {
+                self.out.line(&format!(
+                    "info string {}: {path}: {} entries, {} positions",
+                    options::BOOK_FILE,
+                    book.len(),
+                    book.positions()
+                ));
+                self.book = Some(Arc::new(book));
+            }
+            Err(e) => {
+                self.out.error(&format!("{}: {path}: {e}; the engine keeps its book", options::BOOK_FILE));
+            }
+        }
+    }
+
+    /// With `OwnBook` on, a book move for a `go` (not an infinite or ponder one, which must wait
+    /// for the controller), among `searchmoves` if given: written at once with its `bestmove`.
+    fn book_move(&mut self, position: &Position, go: &Go, root_moves: Option<&[Path]>) -> bool {
+        if !self.own_book || go.infinite || go.ponder {
+            return false;
+        }
+        let Some(book) = &self.book else { return false };
+        let Some((chosen, entry)) = book.choose(position, root_moves, &mut self.book_rng) else {
+            return false;
+        };
+        let total: u64 = book.entries(position.zobrist_hash()).iter().map(|e| u64::from(e.weight)).sum();
+        self.out.line(&format!("info string book move {} weight {} of {total}", chosen.uci(), entry.weight));
+        self.out.line(&format!("bestmove {}", chosen.uci()));
+        true
     }
 
     /// Sets up a position and plays its moves; after an invalid FEN or move there is no position
@@ -687,6 +742,9 @@ impl Server {
                     return;
                 }
             };
+        if self.book_move(&position, go, root_moves.as_deref()) {
+            return;
+        }
         self.reclaim_engine();
         let Some(engine) = self.engine.take() else {
             self.out.error("no engine (the last one could not be recreated); no search");
@@ -828,6 +886,13 @@ fn pv_text(pv: &[Move]) -> String {
         let _ = m.path.write_uci(&mut text);
     }
     text
+}
+
+/// A seed that differs from run to run: the clock's nanoseconds and the process id.
+fn clock_seed() -> u64 {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
 }
 
 /// Plies played since the start of a game reaching `position`: the win/draw/loss model's phase.

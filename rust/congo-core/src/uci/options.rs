@@ -63,6 +63,10 @@ pub const TABLEBASE_PATH: &str = "TablebasePath";
 /// A network file for the learned evaluation (`docs/engine.md`, "Network files"); empty for the
 /// compiled-in network.
 pub const EVAL_FILE: &str = "EvalFile";
+/// Answer `go` with a move of the opening book (`BookFile`) while the position is in it.
+pub const OWN_BOOK: &str = "OwnBook";
+/// An opening book file (`congo book make`, `docs/book.md`); empty for none.
+pub const BOOK_FILE: &str = "BookFile";
 
 /// Every option with its default.
 pub fn all() -> Vec<UciOption> {
@@ -85,6 +89,8 @@ pub fn all() -> Vec<UciOption> {
         UciOption { name: CLEAR_HASH, kind: OptionKind::Button },
         UciOption { name: TABLEBASE_PATH, kind: OptionKind::Text },
         UciOption { name: EVAL_FILE, kind: OptionKind::Text },
+        UciOption { name: OWN_BOOK, kind: OptionKind::Check { default: false } },
+        UciOption { name: BOOK_FILE, kind: OptionKind::Text },
     ];
     let defaults = Params::default();
     // Switches range over 0 and 1 (no weight does): they are announced as checks.
@@ -136,7 +142,18 @@ mod tests {
     #[test]
     fn the_usual_options_and_every_parameter_are_announced() {
         let options = all();
-        for name in [THREADS, HASH, MULTIPV, PONDER, MOVE_OVERHEAD, CLEAR_HASH, TABLEBASE_PATH, EVAL_FILE] {
+        for name in [
+            THREADS,
+            HASH,
+            MULTIPV,
+            PONDER,
+            MOVE_OVERHEAD,
+            CLEAR_HASH,
+            TABLEBASE_PATH,
+            EVAL_FILE,
+            OWN_BOOK,
+            BOOK_FILE,
+        ] {
             assert!(options.iter().any(|o| o.name == name), "{name}");
         }
         for param in PARAMS {
