@@ -176,7 +176,7 @@ def test_an_error_without_a_message_still_says_what_happened(
     """Review: a MemoryError (`match --openings /dev/zero` under a memory limit) printed
     'congo match: error: ' and nothing else."""
 
-    def exhausted(path: str) -> list[str]:
+    def exhausted(path: str, **options: object) -> list[str]:
         raise MemoryError
 
     monkeypatch.setattr(match, "read_openings", exhausted)

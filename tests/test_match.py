@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import congo
-from congo import match
+from congo import match, stats
 from congo.__main__ import main
 from congo.stats import SPRT
 
@@ -67,23 +67,51 @@ def test_pairs_and_the_summary() -> None:
     assert result.pentanomial == [0, 0, 1, 1, 0]
     assert result.summary() == (
         "one vs two: +2 =1 -1 (4 games), score 62.5%\n"
-        "Elo +89 ± 136 (95 %, 2 pairs), LOS 92.1 %\n"
+        "Elo +89 ± 136 (95 %, 2 pairs), LOS 92.1 %, nElo +246 ± 340\n"
         "Ptnml(0-2): [0, 0, 1, 1, 0]"
     )
-    # Two draws: no interval, not "Elo 0 ± 0"; two wins: not "+inf ± inf".
+    # Two draws: no interval, not "Elo 0 ± 0"; two wins: not "+inf ± inf"; one pair, not "1 pairs".
     draws = match.MatchResult("one", "two")
     draws.add(_game(0, None))
     draws.add(_game(1, None))
-    assert "Elo 0 (too few games for an interval, 1 pairs)" in draws.summary()
+    assert "Elo 0 (too few games for an interval, 1 pair)\n" in draws.summary()
     assert "±" not in draws.summary()
     wins = match.MatchResult("one", "two")
     wins.add(_game(0, True))
     wins.add(_game(1, False))
-    assert "Elo +inf (too few games for an interval, 1 pairs)" in wins.summary()
+    assert "Elo +inf (too few games for an interval, 1 pair)" in wins.summary()
     assert "inf ±" not in wins.summary()
     # Compatibility: elo() gives the estimate and an infinite error where none is defined.
     assert match.elo(0, 2, 0) == (0.0, float("inf"))
     assert wins.elo()[1] == float("inf")
+
+
+def test_a_match_won_in_every_pair_gives_the_one_sided_bound_and_normalized_elo() -> None:
+    """23 pairs all won printed "Elo +inf (too few games for an interval, 23 pairs)" and nothing
+    more: the one-sided bound of benches/ladder.py (now congo.stats) informs."""
+    wins = match.MatchResult("one", "two")
+    for index in range(46):
+        wins.add(_game(index, index % 2 == 0))
+    bound = stats.elo_lower_bound([0, 0, 0, 0, 23])
+    assert bound == pytest.approx(stats.elo_from_score(23 / (23 + 2.7)), abs=3)
+    assert (
+        f"(too few games for an interval, 23 pairs), at least {bound:+.0f} (one-sided 95 %)" in wins.summary()
+    )
+    losses = match.MatchResult("one", "two")
+    for index in range(6):
+        losses.add(_game(index, index % 2 == 1))
+    assert f"at most {-stats.elo_lower_bound([0, 0, 0, 0, 3]):+.0f} (one-sided 95 %)" in losses.summary()
+    # fastchess's nElo: (mean - 1/2) / sqrt(2 var) * 800 / ln 10 from the pairs, ± 1.96 * that / sqrt(2N).
+    normalized = stats.normalized_elo_pentanomial([1, 4, 10, 6, 3])
+    assert normalized is not None
+    nelo, error = normalized
+    mean = (4 * 0.25 + 10 * 0.5 + 6 * 0.75 + 3) / 24
+    variance = (0.5625**2 + 4 * 0.3125**2 + 10 * 0.0625**2 + 6 * 0.1875**2 + 3 * 0.4375**2) / 24
+    assert mean == 0.5625
+    assert nelo == pytest.approx((mean - 0.5) / math.sqrt(2 * variance) * 800 / math.log(10))
+    assert error == pytest.approx(1.959964 * 800 / math.log(10) / math.sqrt(48))
+    assert stats.normalized_elo_pentanomial([0, 0, 5, 0, 0]) is None  # no variance
+    assert stats.normalized_elo_pentanomial([0, 0, 0, 0, 1]) is None  # one pair
 
 
 def test_a_match_from_a_file_of_openings_with_an_odd_number_of_games() -> None:
@@ -277,3 +305,85 @@ def test_beats_a_depth_two_material_player() -> None:
         match.parse_player("engine:nodes=20000"), match.parse_player("alphabeta:depth=2"), games=20, seed=7
     )
     assert result.score >= 0.9, result.summary()
+
+
+def test_deterministic_players_are_named_precisely() -> None:
+    deterministic = [
+        "engine:depth=1",
+        "engine:nodes=500",
+        "uci[depth=2]:congo uci",
+        "uci[nodes=9,Threads=1]:x",
+    ]
+    for spec in deterministic:
+        assert match.is_deterministic(match.parse_player(spec)[1]), spec
+    for spec in [
+        "engine:time=0.1",
+        "engine",  # time=0.1 by default
+        "engine:depth=1,threads=2",
+        "uci:congo uci",
+        "uci[depth=2,Threads=4]:congo uci",
+        "alphabeta:depth=2",  # ties broken by each game's seed
+        "greedy",
+        "random",
+    ]:
+        assert not match.is_deterministic(match.parse_player(spec)[1]), spec
+    # On a clock nothing is: the time each move gets depends on the machine.
+    assert not match.is_deterministic(match.parse_player("engine:depth=1")[1], match.TimeControl(1))
+
+
+def test_replayed_pairs_are_refused_or_counted_once() -> None:
+    """Six openings and 24 games with node-limited engines gave 'Elo +89 ± 53 (12 pairs)' from six
+    distinct pairs each played twice: refused unless allowed, then said and counted once."""
+    fens = _opening_fens(3)
+    first, second = match.parse_player("engine:depth=1"), match.parse_player("engine:depth=2")
+    with pytest.raises(
+        ValueError, match=r"deterministic .*: 5 pairs over 3 distinct openings replay 2 pairs"
+    ):
+        match.run_match(first, second, games=10, openings=fens)
+    events: list[match.MatchEvent] = []
+    played: list[int] = []
+    result = match.run_match(
+        first,
+        second,
+        games=10,
+        openings=fens,
+        allow_repeats=True,
+        on_event=events.append,
+        on_game=lambda result, game: played.append(game.index),
+    )
+    assert events[0].kind == "repeats"
+    assert events[0].game is None
+    assert played == list(range(10))  # the warning came before the first game
+    assert len(result.games) == 10
+    assert result.replayed == 4
+    assert result.played == 6
+    assert result.pairs == 3
+    # The replays are the same games: nothing was lost by not counting them.
+    moves = [[m.uci() for m in game.board.move_stack] for game in result.games]
+    assert moves[6:] == moves[:4]
+    summary = result.summary()
+    assert "(95 %, 3 pairs)" in summary or "3 pairs)" in summary
+    assert "repeats: engine:depth=1 and engine:depth=2 are deterministic" in summary
+    assert "4 replayed games not counted (each distinct pair once)" in summary
+    # Random openings, or a player that is not deterministic, replay nothing.
+    assert match.run_match(first, second, games=10, opening_plies=2, max_plies=20).repeats is None
+    greedy = match.parse_player("greedy")
+    assert match.run_match(first, greedy, games=10, openings=fens, max_plies=20).repeats is None
+
+
+def test_cli_options_in_any_order_and_the_defaults_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--sprt` before the players swallowed them ('the following arguments are required')."""
+    argv = ["match", "--sprt", "elo0=0", "elo1=50", "engine:depth=1", "--games", "4", "random"]
+    assert main([*argv, "--resign", "movecount=3", "score=900", "--max-plies", "40"]) == 0
+    out = capsys.readouterr().out
+    assert "engine:depth=1 vs random: " in out
+    assert "LLR: " in out
+    argv = ["match", "--resign", "movecount=3", "score=900", "random", "--draw", "movenumber=1"]
+    assert main([*argv, "movecount=1", "score=5", "greedy", "--games", "2"]) == 0
+    assert "random vs greedy: " in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["match", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "a uci: or engine: player without time/depth/nodes gets time=0.1 s a move" in text
+    assert "--timemargin MS" in text
+    assert "--openings-order {sequential,random}" in text

@@ -20,22 +20,26 @@ clock (``[%clk]``) and, where the player reported one, its evaluation (``[%eval]
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import enum
 import functools
 import importlib.resources
+import io
 import math
+import os
 import random
+import re
+import shlex
 import threading
 import time
-from collections.abc import Iterable, Sequence
-from typing import Callable, Union
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any, Callable, Union
 
 from congo import pgn
 from congo._core import Move, Position
 from congo.board import Board, Outcome
-from congo.distributed import open_pool
 from congo.engine import EngineError, EngineTerminatedError, Limit, PovScore, Score
 from congo.players import (
     MAX_ALPHABETA_DEPTH,
@@ -48,33 +52,52 @@ from congo.players import (
     parse_player,
 )
 from congo.players import PlayerFactory as PlayerFactory  # not in __all__, but named match.PlayerFactory
-from congo.stats import SPRT, EloEstimate, elo_pentanomial, elo_trinomial
+from congo.stats import (
+    SPRT,
+    EloEstimate,
+    elo_lower_bound,
+    elo_pentanomial,
+    elo_trinomial,
+    normalized_elo_pentanomial,
+)
+from congo.tablebase import Tablebase, open_tablebase
+from congo.tournament import run_tournament
 
 __all__ = [
     "MAX_ALPHABETA_DEPTH",
     "MAX_GAMES",
+    "OPENING_FORMATS",
     "SPRT",
     "Adjudicated",
     "Adjudication",
+    "Adjudicator",
     "AlphaBetaPlayer",
+    "DrawRule",
     "EnginePlayer",
     "GameRecord",
     "GreedyPlayer",
+    "MatchEvent",
     "MatchInterrupted",
     "MatchResult",
+    "MoveInfo",
     "Player",
     "RandomPlayer",
+    "ResignRule",
     "TimeControl",
     "UciPlayer",
+    "arrange_openings",
     "default_openings",
     "elo",
+    "is_deterministic",
     "make_openings",
     "parse_openings",
     "parse_player",
     "play_game",
     "play_match_game",
     "read_openings",
+    "repeated_pairs",
     "run_match",
+    "run_tournament",
 ]
 
 Opening = Union[Sequence[Move], str]
@@ -114,34 +137,116 @@ def make_openings(count: int, plies: int, seed: int) -> list[list[Move]]:
     return openings
 
 
-def parse_openings(text: str, *, source: str = "openings") -> list[str]:
-    """The openings of an openings file's text: one FEN a line, or EPD-like, a FEN followed by
-    ``;``-separated fields (ignored); ``#`` starts a comment, blank lines are skipped. Raises
-    ``ValueError`` naming ``source`` and the line for a bad FEN or a finished game, or when there is
-    no opening at all. A byte-order mark before the first line is not part of it."""
+OPENING_FORMATS = ("fen", "epd", "pgn")
+"""The formats of an openings file (:func:`parse_openings`)."""
+
+_EXPECTED_LINE = (
+    "expected a FEN (e.g. '{fen}'), a FEN then ';'-separated fields, or an EPD line "
+    "(a position then operations, e.g. '{fen} id \"start\";')"
+)
+
+
+def _opening_line(content: str) -> str:
+    """The FEN of one line of a FEN or EPD file. Raises ``ValueError`` saying what was expected."""
+    fen = content.split(";", 1)[0].strip()
+    if not fen:
+        raise ValueError("no FEN before ';'")
+    try:
+        return Position(fen).fen()
+    except ValueError as error:
+        first_error = error
+    try:
+        board, _ = Board.from_epd(content)
+    except (ValueError, TypeError):
+        expected = _EXPECTED_LINE.format(fen=Board().fen())
+        raise ValueError(f"{expected}: {first_error}") from None
+    return board.fen()
+
+
+def _pgn_openings(text: str, source: str, plies: int | None) -> list[str]:
+    """The opening of each record of a PGN file: its final position, or the one after its first
+    ``plies`` plies (the whole record if it is shorter)."""
     fens: list[str] = []
-    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
+    handle = io.StringIO(text)
+    number = 0
+    while True:
+        try:
+            game = pgn.read_game(handle, strict=True)
+        except pgn.PgnError as error:
+            where = f"game {number + 1}" + ("" if error.line is None else f" (line {error.line})")
+            raise ValueError(f"{source}, {where}: expected a PGN record: {error}") from None
+        if game is None:
+            return fens
+        number += 1
+        board = game.board()
+        for ply, move in enumerate(game.mainline_moves()):
+            if plies is not None and ply >= plies:
+                break
+            board.push(move)
+        if board.outcome() is not None:
+            raise ValueError(f"{source}, game {number}: the game is already over in {board.fen()!r}")
+        fens.append(board.fen())
+
+
+def _is_pgn(text: str) -> bool:
+    for line in text.splitlines():
+        content = line.strip()
+        if content and not content.startswith(("#", "%")):
+            return content.startswith("[") or re.match(r"\d+\.", content) is not None
+    return False
+
+
+def parse_openings(
+    text: str, *, source: str = "openings", format: str | None = None, plies: int | None = None
+) -> list[str]:
+    """The openings (FENs) of an openings file's text, in one of :data:`OPENING_FORMATS`, found
+    from the text when ``format`` is ``None`` (a first line starting with ``[`` or a move number:
+    PGN):
+
+    * ``fen``/``epd``: one position a line: a FEN, a FEN followed by ``;``-separated fields
+      (ignored), or an EPD line (:meth:`congo.Board.set_epd`: a position then operations); ``#``
+      starts a comment, blank lines are skipped;
+    * ``pgn``: records (:mod:`congo.pgn`), each giving its final position, or with ``plies`` the
+      position after its first ``plies`` plies.
+
+    Raises ``ValueError`` naming ``source``, the line (or the record) and the format expected, for
+    a bad line or a finished game, or when there is no opening at all. A byte-order mark before the
+    first line is not part of it."""
+    if format is not None and format not in OPENING_FORMATS:
+        raise ValueError(f"openings format must be one of {', '.join(OPENING_FORMATS)}, got {format!r}")
+    if plies is not None and (isinstance(plies, bool) or not isinstance(plies, int) or plies < 0):
+        raise ValueError(f"plies must be a number of plies of at least 0, got {plies!r}")
+    text = text.removeprefix("\ufeff")
+    if format == "pgn" or (format is None and _is_pgn(text)):
+        fens = _pgn_openings(text, source, plies)
+        if not fens:
+            raise ValueError(f"{source}: no openings in it (expected PGN records)")
+        return fens
+    if plies is not None:
+        raise ValueError(f"{source}: plies apply to PGN openings, and this is a file of positions")
+    fens = []
+    for number, line in enumerate(text.splitlines(), 1):
         content = line.split("#", 1)[0].strip()
         if not content:
             continue
-        fen = content.split(";", 1)[0].strip()
-        if not fen:
-            raise ValueError(f"{source}, line {number}: no FEN before ';'")
         try:
-            position = Position(fen)
+            fen = _opening_line(content)
         except ValueError as error:
             raise ValueError(f"{source}, line {number}: {error}") from None
-        if position.outcome() is not None:
+        if Position(fen).outcome() is not None:
             raise ValueError(f"{source}, line {number}: the game is already over in {fen!r}")
         fens.append(fen)
     if not fens:
-        raise ValueError(f"{source}: no openings in it (expected one FEN a line)")
+        raise ValueError(
+            f"{source}: no openings in it (expected one FEN or EPD position a line, or PGN records)"
+        )
     return fens
 
 
-def read_openings(path: str) -> list[str]:
-    """The openings of a file (see :func:`parse_openings`). Raises ``ValueError`` for a file that
-    cannot be read or holds a bad line."""
+def read_openings(path: str, *, format: str | None = None, plies: int | None = None) -> list[str]:
+    """The openings of a file (see :func:`parse_openings`; ``format`` from the text, or ``pgn``
+    for a name ending in ``.pgn``). Raises ``ValueError`` for a file that cannot be read or holds
+    a bad line."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_OPENINGS_BYTES + 1)  # bounded: /dev/zero is not a suite
@@ -152,7 +257,26 @@ def read_openings(path: str) -> list[str]:
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or error
         raise ValueError(f"cannot read the openings {path}: {reason}") from None
-    return parse_openings(text, source=path)
+    if format is None and str(path).lower().endswith(".pgn"):
+        format = "pgn"
+    return parse_openings(text, source=path, format=format, plies=plies)
+
+
+def arrange_openings(
+    openings: Sequence[str], *, order: str = "sequential", seed: int = 1, start: int = 1
+) -> list[str]:
+    """The openings in the order a match plays them: as given (``"sequential"``) or shuffled
+    reproducibly from ``seed`` (``"random"``), then from the ``start``-th one (counted from 1; the
+    ones before come after the last), as cutechess's ``-openings order=… start=N``. Raises
+    ``ValueError`` for another order or a start outside the openings."""
+    if order not in ("sequential", "random"):
+        raise ValueError(f"openings order must be sequential or random, got {order!r}")
+    arranged = list(openings)
+    if isinstance(start, bool) or not isinstance(start, int) or not 1 <= start <= max(1, len(arranged)):
+        raise ValueError(f"the openings start must be from 1 to {len(arranged)}, got {start!r}")
+    if order == "random":
+        random.Random(seed).shuffle(arranged)
+    return arranged[start - 1 :] + arranged[: start - 1]
 
 
 MAX_OPENINGS_BYTES = 256 << 20
@@ -224,6 +348,12 @@ class Adjudication(enum.Enum):
     """An outside engine answered a malformed or illegal move."""
     ENGINE_FAILURE = 3
     """An outside engine died, stopped answering, or had no move in a game that was not over."""
+    RESIGN = 4
+    """A side's own scores said it was lost for long enough (:class:`ResignRule`)."""
+    DRAW = 5
+    """Both sides' scores stayed near zero for long enough (:class:`DrawRule`)."""
+    TABLEBASE = 6
+    """The position was in the endgame tables: the game ends with the tables' exact result."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -237,6 +367,184 @@ class Adjudicated:
 
     def result(self) -> str:
         return "1/2-1/2" if self.winner is None else ("1-0" if self.winner else "0-1")
+
+
+def _key_values(text: str | Sequence[str], what: str, keys: dict[str, str]) -> dict[str, str]:
+    """``key=value`` words (space- or comma-separated) with every key among ``keys`` (key: what it
+    takes, for the message). Raises ``ValueError`` naming the expected form."""
+    words = (
+        text.replace(",", " ").split() if isinstance(text, str) else [w for t in text for w in t.split(",")]
+    )
+    form = " ".join(f"{key}={value}" for key, value in keys.items())
+    found: dict[str, str] = {}
+    for word in filter(None, (w.strip() for w in words)):
+        key, sep, value = word.partition("=")
+        if not sep or key not in keys:
+            raise ValueError(f"{what}: expected {form}, got {word!r}")
+        if key in found:
+            raise ValueError(f"{what}: {key} twice")
+        found[key] = value
+    return found
+
+
+def _int_value(what: str, key: str, text: str, low: int) -> int:
+    if not text.strip().lstrip("+-").isdigit() or int(text) < low:
+        raise ValueError(f"{what}: {key} must be an integer of at least {low}, got {text!r}")
+    return int(text)
+
+
+@dataclasses.dataclass(frozen=True)
+class ResignRule:
+    """Adjudicate a loss for a side whose own reported score is at or below ``-score`` centipawns
+    for ``movecount`` of its moves in a row (a move without a score breaks the run). With
+    ``twosided``, the scores of both sides must agree: ``movecount`` moves in a row of each side
+    (``2 × movecount`` plies) where the loser reports at most ``-score`` and the winner at least
+    ``+score``. A mate score counts as beyond any ``score``. As cutechess's and fastchess's
+    ``-resign movecount=N score=CP [twosided=true]``."""
+
+    movecount: int
+    score: int
+    twosided: bool = False
+
+    def __post_init__(self) -> None:
+        if self.movecount < 1 or self.score < 0:
+            raise ValueError(f"resign: movecount must be at least 1 and score at least 0, got {self}")
+
+    @classmethod
+    def parse(cls, text: str | Sequence[str]) -> ResignRule:
+        """``movecount=N score=CP [twosided=true]``. Raises ``ValueError``."""
+        what = "--resign"
+        keys = {"movecount": "N", "score": "CP", "twosided": "true|false"}
+        found = _key_values(text, what, keys)
+        for key in ("movecount", "score"):
+            if key not in found:
+                raise ValueError(f"{what}: expected movecount=N score=CP [twosided=true], {key} is missing")
+        twosided = found.get("twosided", "false").lower()
+        if twosided not in ("true", "false"):
+            raise ValueError(f"{what}: twosided must be true or false, got {twosided!r}")
+        return cls(
+            _int_value(what, "movecount", found["movecount"], 1),
+            _int_value(what, "score", found["score"], 0),
+            twosided == "true",
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class DrawRule:
+    """Adjudicate a draw once at least ``movenumber`` full moves have been played (the board's move
+    number, counting the opening's) and both sides' reported scores have been within ``score``
+    centipawns of zero for ``movecount`` moves each in a row (``2 × movecount`` plies; a move
+    without a score breaks the run). As cutechess's and fastchess's ``-draw movenumber=N
+    movecount=N score=CP``."""
+
+    movenumber: int
+    movecount: int
+    score: int
+
+    def __post_init__(self) -> None:
+        if self.movenumber < 0 or self.movecount < 1 or self.score < 0:
+            raise ValueError(
+                f"draw: movenumber and score must be at least 0, movecount at least 1, got {self}"
+            )
+
+    @classmethod
+    def parse(cls, text: str | Sequence[str]) -> DrawRule:
+        """``movenumber=N movecount=N score=CP``. Raises ``ValueError``."""
+        what = "--draw"
+        keys = {"movenumber": "N", "movecount": "N", "score": "CP"}
+        found = _key_values(text, what, keys)
+        for key in keys:
+            if key not in found:
+                raise ValueError(f"{what}: expected movenumber=N movecount=N score=CP, {key} is missing")
+        return cls(
+            _int_value(what, "movenumber", found["movenumber"], 0),
+            _int_value(what, "movecount", found["movecount"], 1),
+            _int_value(what, "score", found["score"], 0),
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Adjudicator:
+    """How the match ends games early: a :class:`ResignRule`, a :class:`DrawRule`, and endgame
+    tables (a :class:`~congo.tablebase.Tablebase` or its directory): a position within the tables
+    ends the game at once with the tables' exact result (win, draw or loss with best play). The
+    rules of the game come first: a game they end is not adjudicated."""
+
+    resign: ResignRule | None = None
+    draw: DrawRule | None = None
+    tablebase: Tablebase | None = None
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        resign: ResignRule | str | Sequence[str] | None = None,
+        draw: DrawRule | str | Sequence[str] | None = None,
+        tablebase: Tablebase | str | os.PathLike[str] | None = None,
+    ) -> Adjudicator:
+        """An adjudicator from rules or their text (``"movecount=3 score=600"``) and a tablebase
+        or its directory (opened now: a bad directory raises here, before any game)."""
+        if resign is not None and not isinstance(resign, ResignRule):
+            resign = ResignRule.parse(resign)
+        if draw is not None and not isinstance(draw, DrawRule):
+            draw = DrawRule.parse(draw)
+        if tablebase is not None and not isinstance(tablebase, Tablebase):
+            tablebase = open_tablebase(tablebase)
+        return cls(resign, draw, tablebase)
+
+
+@dataclasses.dataclass(frozen=True)
+class MoveInfo:
+    """What a player said about its move (``None`` where it did not say) and how long it took."""
+
+    elapsed: float
+    """Seconds the move took, measured by the match."""
+    score: Score | None = None
+    """The mover's score from its own point of view."""
+    depth: int | None = None
+    nodes: int | None = None
+    reported_time: float | None = None
+    """The search time the player reported (``info time``), in seconds."""
+
+    @property
+    def latency(self) -> float | None:
+        """The measured time beyond what the player reported (its answer's way to the match)."""
+        return None if self.reported_time is None else self.elapsed - self.reported_time
+
+    def comment(self) -> str:
+        """The move's comment as fastchess writes it: ``+0.35/12 0.101s, n=4521`` (score from the
+        mover's point of view in pawns, ``+M3``/``-M2`` for mates, depth, measured time, nodes),
+        ``""`` without a score."""
+        if self.score is None:
+            return ""
+        if self.score.mate is not None:
+            value = f"{'+' if self.score.mate > 0 else '-'}M{abs(self.score.mate)}"
+        else:
+            value = f"{(self.score.cp or 0) / 100:+.2f}"
+        text = f"{value}/{self.depth or 0} {self.elapsed:.3f}s"
+        return text if self.nodes is None else f"{text}, n={self.nodes}"
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchEvent:
+    """Something a match reports as it happens: ``kind`` is ``"illegal_move"``,
+    ``"engine_failure"``, ``"time_forfeit"`` or ``"late_move"`` (a move over its clock by less than
+    the time margin: reported, not lost), or ``"repeats"`` (deterministic players would replay pairs,
+    said before the first game); ``message`` says it all in words (the move and the position, the
+    exit status and the engine's last stderr lines, by how much)."""
+
+    kind: str
+    message: str
+    player: str = ""
+    game: int | None = None
+    """The game's number in its match, from 0 (``None``: not about one game)."""
+    fen: str | None = None
+    overrun: float | None = None
+    """For a time forfeit or a late move: the seconds beyond the clock."""
+
+    def __str__(self) -> str:
+        where = "" if self.game is None else f"game {self.game + 1}: "
+        return f"{where}{self.message}"
 
 
 @dataclasses.dataclass
@@ -258,6 +566,16 @@ class GameRecord:
     """The game's number in its match, from 0."""
     start_fen: str | None = None
     """The FEN the game started from when its opening was a position, else ``None``."""
+    infos: list[MoveInfo | None] = dataclasses.field(default_factory=list)
+    """Per move of the stack, what the mover said of it and how long it took (``None``: an
+    opening move)."""
+    events: list[MatchEvent] = dataclasses.field(default_factory=list)
+    """What went wrong during the game (an illegal move, a crash, a time forfeit, a late move)."""
+    white_command: str | None = None
+    """An outside engine's command line (the names are the engines' ``id name``)."""
+    black_command: str | None = None
+    date: str = dataclasses.field(default_factory=lambda: time.strftime("%Y.%m.%d", time.gmtime()))
+    """The UTC date the game was played, as PGN writes it."""
 
     def result(self) -> str:
         return self.outcome.result()
@@ -266,18 +584,28 @@ class GameRecord:
         """The game as a PGN-style record, with ``[%clk]`` and ``[%eval]`` comments where known."""
         game = pgn.Game.from_board(self.board)
         game.headers["Event"] = event
+        game.headers["Date"] = self.date
         game.headers["Round"] = str(self.index + 1 if round_number is None else round_number)
         game.headers["White"] = self.white
         game.headers["Black"] = self.black
         game.headers["Result"] = self.result()
         game.headers["Termination"] = self.outcome.termination.name.lower()
+        if self.white_command is not None:
+            game.headers["WhiteCommand"] = self.white_command
+        if self.black_command is not None:
+            game.headers["BlackCommand"] = self.black_command
         if self.start_fen is None:
             game.headers["Opening"] = " ".join(move.uci() for move in self.opening)
         if self.time_control is not None:
             game.headers["TimeControl"] = str(self.time_control)
-        if isinstance(self.outcome, Adjudicated) and self.outcome.reason:
-            game.comment = self.outcome.reason
-        for node, clock, evaluation in zip(game.mainline(), self.clocks, self.evals):
+        notes = [self.outcome.reason] if isinstance(self.outcome, Adjudicated) and self.outcome.reason else []
+        notes += [event.message for event in self.events if event.message not in notes]
+        if notes:
+            game.comment = "; ".join(notes)
+        infos = self.infos + [None] * (len(self.clocks) - len(self.infos))
+        for node, clock, evaluation, info in zip(game.mainline(), self.clocks, self.evals, infos):
+            if info is not None and info.comment():
+                node.comment = info.comment()
             if evaluation is not None:
                 node.set_eval(PovScore(evaluation, True))
             if clock is not None:
@@ -285,8 +613,124 @@ class GameRecord:
         return str(game)
 
 
+def is_deterministic(player: PlayerFactory, time_control: TimeControl | None = None) -> bool:
+    """Whether a player plays the same game again from the same opening against the same moves:
+    the built-in engine (``engine:``) or an outside one (``uci[...]:``) limited by depth or nodes
+    only, on one thread (no ``threads``/``Threads`` above 1), in a game without a clock. Players
+    that break ties at random (``alphabeta``, ``greedy``, ``random``) are seeded from each game's
+    number, so that a repeated opening gets a different game; anything timed depends on the
+    machine's load."""
+    if time_control is not None:
+        return False
+    made = player(0)
+    try:
+        limit = getattr(made, "limit", None)
+        if (
+            not isinstance(limit, Limit)
+            or limit.time is not None
+            or (limit.depth is None and limit.nodes is None)
+        ):
+            return False
+        if isinstance(made, EnginePlayer):
+            return made.engine.threads == 1
+        if isinstance(made, UciPlayer):
+            threads = {key.lower(): value for key, value in made.options.items()}.get("threads", "1")
+            return str(threads).strip() == "1"
+        return False
+    finally:
+        with contextlib.suppress(Exception):
+            made.close()
+
+
+def repeated_pairs(
+    first: tuple[str, PlayerFactory],
+    second: tuple[str, PlayerFactory],
+    openings: Sequence[Opening],
+    *,
+    games: int,
+    time_control: TimeControl | None = None,
+) -> str | None:
+    """What is wrong when a match of ``games`` games over the pairs' ``openings`` (one a pair)
+    would replay a pair exactly: both players deterministic (:func:`is_deterministic`) and fewer
+    distinct openings than full pairs; ``None`` when it would not."""
+    pairs = games // 2
+    distinct = len({opening if isinstance(opening, str) else tuple(opening) for opening in openings[:pairs]})
+    if pairs <= distinct:
+        return None
+    if not (is_deterministic(first[1], time_control) and is_deterministic(second[1], time_control)):
+        return None
+    return (
+        f"{first[0]} and {second[0]} are deterministic (depth or node limits): {pairs} pairs over "
+        f"{distinct} distinct openings replay {pairs - distinct} pair{'s' * (pairs - distinct != 1)}"
+    )
+
+
 class _Cancelled(Exception):
     """The match was interrupted while this game was being played."""
+
+
+class _Adjudication:
+    """The state of a game's adjudication: the runs of scores the rules count."""
+
+    def __init__(self, rules: Adjudicator) -> None:
+        self.rules = rules
+        self.losing = {True: 0, False: 0}  # own moves in a row at or below -score, by side
+        self.agreed: tuple[bool, int] = (True, 0)  # (the side losing, plies in a row agreeing)
+        self.quiet = 0  # plies in a row within the draw score
+
+    def tablebase(self, board: Board) -> Adjudicated | None:
+        if self.rules.tablebase is None:
+            return None
+        wdl = self.rules.tablebase.probe_wdl(board)
+        if wdl is None:
+            return None
+        dtm = self.rules.tablebase.probe_dtm(board)
+        side = "White" if board.turn else "Black"
+        if wdl == 0:
+            return Adjudicated(Adjudication.TABLEBASE, None, f"tablebase draw in {board.fen()}")
+        what = "wins" if wdl > 0 else "loses"
+        reason = f"tablebase: {side} to move {what} in {abs(dtm or 0)} plies in {board.fen()}"
+        return Adjudicated(Adjudication.TABLEBASE, board.turn if wdl > 0 else not board.turn, reason)
+
+    def after_move(self, board: Board, mover: bool, name: str, score: Score | None) -> Adjudicated | None:
+        name = f"{name} ({'White' if mover else 'Black'})"
+        """Counts the mover's score (its own point of view) once its move is on ``board``."""
+        cp = None if score is None else score.score(mate_score=1_000_000)
+        resign, draw = self.rules.resign, self.rules.draw
+        if resign is not None:
+            if not resign.twosided:
+                self.losing[mover] = self.losing[mover] + 1 if cp is not None and cp <= -resign.score else 0
+                if self.losing[mover] >= resign.movecount:
+                    reason = (
+                        f"{name} resigned: its score was at most -{resign.score} cp for "
+                        f"{resign.movecount} moves"
+                    )
+                    return Adjudicated(Adjudication.RESIGN, not mover, reason)
+            else:
+                loser: bool | None = None
+                if cp is not None and abs(cp) >= resign.score and cp != 0:
+                    loser = mover if cp < 0 else not mover
+                if loser is None:
+                    self.agreed = (True, 0)
+                else:
+                    side, run = self.agreed
+                    self.agreed = (loser, run + 1 if side == loser else 1)
+                if self.agreed[1] >= 2 * resign.movecount:
+                    loser = self.agreed[0]
+                    reason = (
+                        f"{'White' if loser else 'Black'} resigned: both sides scored it lost by at "
+                        f"least {resign.score} cp for {resign.movecount} moves each"
+                    )
+                    return Adjudicated(Adjudication.RESIGN, not loser, reason)
+        if draw is not None:
+            self.quiet = self.quiet + 1 if cp is not None and abs(cp) <= draw.score else 0
+            if self.quiet >= 2 * draw.movecount and board.fullmove_number > draw.movenumber:
+                reason = (
+                    f"draw adjudicated: both scores within {draw.score} cp for {draw.movecount} "
+                    f"moves each after move {draw.movenumber}"
+                )
+                return Adjudicated(Adjudication.DRAW, None, reason)
+        return None
 
 
 def play_game(
@@ -297,14 +741,24 @@ def play_game(
     max_plies: int = 200,
     time_control: TimeControl | None = None,
     cancel: threading.Event | None = None,
+    adjudicator: Adjudicator | None = None,
+    time_margin: float = 0.0,
+    on_event: Callable[[MatchEvent], object] | None = None,
+    index: int = 0,
 ) -> GameRecord:
     """Plays one game from the start position after ``opening`` (moves), or from ``opening`` when it
     is a FEN. A threefold repetition or ``max_plies`` moves in all end it as a draw.
 
     With a ``time_control`` each side's thinking time is measured and taken from its clock; a side
-    whose clock runs out loses on time. An outside engine (raising
-    :class:`~congo.engine.EngineError`) that answers an illegal move or none, or dies, loses the
-    game. ``cancel``, when set from another thread, ends the game early with ``_Cancelled``."""
+    whose clock runs out by more than ``time_margin`` seconds loses on time; a move late by less is
+    reported (a ``"late_move"`` event), its clock set to zero before the increment. An outside
+    engine (raising :class:`~congo.engine.EngineError`) that answers an illegal move or none, or
+    dies, loses the game. ``adjudicator`` ends games early (resignation, draw, endgame tables).
+    ``on_event(event)`` is told of each :class:`MatchEvent` as it happens (from this thread); the
+    events are in the record too. ``index`` is the game's number in its match. ``cancel``, when
+    set from another thread, ends the game early with ``_Cancelled``."""
+    if not math.isfinite(time_margin) or time_margin < 0:
+        raise ValueError(f"the time margin must be a number of seconds of at least 0, got {time_margin}")
     start_fen = opening if isinstance(opening, str) else None
     moves: list[Move] = [] if isinstance(opening, str) else list(opening)
     board = Board() if start_fen is None else Board(start_fen)
@@ -312,15 +766,43 @@ def play_game(
         board.push(move)
     clocks: list[float | None] = [None] * len(moves)
     evals: list[Score | None] = [None] * len(moves)
+    infos: list[MoveInfo | None] = [None] * len(moves)
+    events: list[MatchEvent] = []
     white.new_game()
     black.new_game()
     remaining = {True: time_control.base, False: time_control.base} if time_control else {}
     moves_made = {True: 0, False: 0}
+    judge = None if adjudicator is None else _Adjudication(adjudicator)
+
+    def report(kind: str, message: str, player: Player, overrun: float | None = None) -> None:
+        event = MatchEvent(kind, message, player.name, index, board.fen(), overrun)
+        events.append(event)
+        if on_event is not None:
+            on_event(event)
 
     def finish(outcome: Outcome | Adjudicated) -> GameRecord:
+        commands = [getattr(p, "command", None) for p in (white, black)]
+        white_command, black_command = (shlex.join(c) if isinstance(c, list) else None for c in commands)
         return GameRecord(
-            white.name, black.name, moves, board, outcome, clocks, evals, time_control, start_fen=start_fen
+            white.name,
+            black.name,
+            moves,
+            board,
+            outcome,
+            clocks,
+            evals,
+            time_control,
+            index,
+            start_fen,
+            infos,
+            events,
+            white_command,
+            black_command,
         )
+
+    def lose(kind: Adjudication, player: Player, reason: str, overrun: float | None = None) -> GameRecord:
+        report(kind.name.lower(), reason, player, overrun)
+        return finish(Adjudicated(kind, not board.turn, reason))
 
     while True:
         if cancel is not None and cancel.is_set():
@@ -328,8 +810,13 @@ def play_game(
         outcome = board.outcome(claim_draw=True, max_plies=max_plies)
         if outcome is not None:
             return finish(outcome)
+        if judge is not None:
+            verdict = judge.tablebase(board)
+            if verdict is not None:
+                return finish(verdict)
         turn = board.turn
         player = white if turn else black
+        who = f"{player.name} ({'White' if turn else 'Black'})"  # both may share an id name
         limit = None
         if time_control is not None:
             limit = Limit(
@@ -349,35 +836,64 @@ def play_game(
         except TimeoutError as error:
             if cancel is not None and cancel.is_set():
                 raise _Cancelled() from None
-            kind = Adjudication.TIME_FORFEIT if time_control else Adjudication.ENGINE_FAILURE
-            return finish(Adjudicated(kind, not turn, f"{player.name}: {error}"))
+            if time_control is None:
+                return lose(Adjudication.ENGINE_FAILURE, player, f"{who}: {error} in {board.fen()}")
+            elapsed = time.perf_counter() - started
+            over = elapsed - remaining[turn]
+            reason = f"{who} lost on time: no move after {elapsed:.3f} s, {1000 * over:.0f} ms over its clock"
+            return lose(Adjudication.TIME_FORFEIT, player, reason, over)
         except EngineError as error:
             if cancel is not None and cancel.is_set():
                 raise _Cancelled() from None
-            illegal = not isinstance(error, EngineTerminatedError)
-            kind = Adjudication.ILLEGAL_MOVE if illegal else Adjudication.ENGINE_FAILURE
-            return finish(Adjudicated(kind, not turn, f"{player.name}: {error}"))
+            if isinstance(error, EngineTerminatedError):
+                return lose(Adjudication.ENGINE_FAILURE, player, f"{who} failed: {error}")
+            return lose(Adjudication.ILLEGAL_MOVE, player, f"{who}: {error} in {board.fen()}")
         elapsed = time.perf_counter() - started
         if cancel is not None and cancel.is_set():
             raise _Cancelled()
         if time_control is not None:
             remaining[turn] -= elapsed
+            if remaining[turn] < -time_margin:
+                reason = (
+                    f"{who} lost on time: {elapsed:.3f} s for its move, "
+                    f"{-1000 * remaining[turn]:.0f} ms over its clock"
+                )
+                return lose(Adjudication.TIME_FORFEIT, player, reason, -remaining[turn])
             if remaining[turn] < 0:
-                reason = f"{player.name} ran out of time ({elapsed:.3f} s for its move)"
-                return finish(Adjudicated(Adjudication.TIME_FORFEIT, not turn, reason))
+                message = (
+                    f"{who} was {-1000 * remaining[turn]:.0f} ms late with move "
+                    f"{board.fullmove_number} (within the {1000 * time_margin:.0f} ms margin)"
+                )
+                report("late_move", message, player, -remaining[turn])
+                remaining[turn] = 0.0
             moves_made[turn] += 1
             remaining[turn] += time_control.increment
             if time_control.moves is not None and moves_made[turn] % time_control.moves == 0:
                 remaining[turn] += time_control.base
         chosen = played.move
-        if chosen is None or not board.is_legal(chosen):
-            kind = Adjudication.ENGINE_FAILURE if chosen is None else Adjudication.ILLEGAL_MOVE
-            what = "no move" if chosen is None else f"the illegal move {chosen.uci()}"
-            return finish(Adjudicated(kind, not turn, f"{player.name} answered {what}"))
+        if chosen is None:
+            return lose(Adjudication.ENGINE_FAILURE, player, f"{who} answered no move in {board.fen()}")
+        if not board.is_legal(chosen):
+            reason = f"{who} played the illegal move {chosen.uci()} in {board.fen()}"
+            return lose(Adjudication.ILLEGAL_MOVE, player, reason)
         score = played.info.get("score")
         evals.append(None if score is None else score.white())
         clocks.append(remaining[turn] if time_control is not None else None)
+        depth, nodes, reported = (played.info.get(key) for key in ("depth", "nodes", "time"))
+        infos.append(
+            MoveInfo(
+                elapsed,
+                None if score is None else score.pov(turn),
+                depth if isinstance(depth, int) else None,
+                nodes if isinstance(nodes, int) else None,
+                float(reported) if isinstance(reported, (int, float)) else None,
+            )
+        )
         board.push(chosen)
+        if judge is not None:
+            verdict = judge.after_move(board, turn, player.name, infos[-1].score if infos[-1] else None)
+            if verdict is not None:
+                return finish(verdict)
 
 
 def play_match_game(
@@ -391,28 +907,35 @@ def play_match_game(
     time_control: TimeControl | None = None,
     cancel: threading.Event | None = None,
     on_players: Callable[[list[Player]], object] | None = None,
+    adjudicator: Adjudicator | None = None,
+    time_margin: float = 0.0,
+    on_event: Callable[[MatchEvent], object] | None = None,
 ) -> GameRecord:
     """Game ``index`` of a match (what :func:`run_match` plays, usable on its own, e.g. on another
     machine): fresh players seeded from the game's number, the first player White in even games,
     then closed again. ``on_players(players)`` is told the players while the game runs (to abort
-    them from another thread) and ``[]`` after."""
-    make_first, make_second = first[1], second[1]
-    a = make_first(seed * 100_003 + 2 * index)
-    b = make_second(seed * 100_003 + 2 * index + 1)
-    first_is_white = index % 2 == 0
-    white, black = (a, b) if first_is_white else (b, a)
-    if on_players is not None:
-        on_players([a, b])
+    them from another thread) and ``[]`` after. (:func:`run_match` keeps its
+    :attr:`~congo.players.Player.reusable` players from one game to the next instead.)"""
+    slot = _Slot()
+    if cancel is not None:
+        slot.cancel = cancel
     try:
-        game = play_game(white, black, opening, max_plies=max_plies, time_control=time_control, cancel=cancel)
+        return _play_slot_game(
+            slot,
+            ("first", first[1]),
+            ("second", second[1]),
+            index,
+            opening,
+            seed=seed,
+            on_players=on_players,
+            max_plies=max_plies,
+            time_control=time_control,
+            adjudicator=adjudicator,
+            time_margin=time_margin,
+            on_event=on_event,
+        )
     finally:
-        if on_players is not None:
-            on_players([])
-        for player in (a, b):
-            with contextlib.suppress(Exception):
-                player.close()
-    game.index = index
-    return game
+        slot.close()
 
 
 @dataclasses.dataclass
@@ -436,7 +959,13 @@ class MatchResult:
     """The SPRT's log-likelihood ratio after the last finished pair (``None`` without an SPRT)."""
     decision: str | None = None
     """``"H1"`` or ``"H0"`` once the SPRT accepted one (the match then stopped), else ``None``."""
+    repeats: str | None = None
+    """Set when deterministic players replay pairs (:func:`repeated_pairs` says how): each distinct
+    pair is then counted once, the replays kept in :attr:`games` but not in the counts."""
+    replayed: int = 0
+    """Games not counted because they replayed a pair already counted (with :attr:`repeats`)."""
     _points: dict[int, float] = dataclasses.field(default_factory=dict, repr=False, compare=False)
+    _pair_of_opening: dict[object, int] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @property
     def played(self) -> int:
@@ -474,6 +1003,19 @@ class MatchResult:
         when it completes a pair."""
         winner = game.outcome.winner
         first_is_white = game.index % 2 == 0
+        # Outside engines (those with a command) by their id name, unless both share one.
+        named = [(game.white, game.white_command), (game.black, game.black_command)]
+        (first_name, first_command), (second_name, second_command) = named if first_is_white else named[::-1]
+        first_name = first_name if first_command is not None else self.first
+        second_name = second_name if second_command is not None else self.second
+        if first_name != second_name:
+            self.first, self.second = first_name, second_name
+        if self.repeats is not None:
+            opening = game.start_fen or tuple(move.uci() for move in game.opening)
+            if self._pair_of_opening.setdefault(opening, game.index // 2) != game.index // 2:
+                self.games.append(game)
+                self.replayed += 1
+                return
         if winner is None:
             self.draws += 1
             points = 0.5
@@ -510,13 +1052,62 @@ class MatchResult:
             f"({self.played} games), score {100 * self.score:.1f}%"
         ]
         los = "" if estimate.los is None else f", LOS {100 * estimate.los:.1f} %"
-        lines.append(f"{estimate}{los}")
+        extra = ""
+        if self.pairs:
+            normalized = normalized_elo_pentanomial(self.pentanomial)
+            if normalized is not None:
+                extra = f", nElo {normalized[0]:+.0f} ± {normalized[1]:.0f}"
+            elif estimate.interval is None and estimate.score != 0.5:
+                bound = elo_lower_bound(self.pentanomial)
+                extra = f", {'at least' if estimate.score > 0.5 else 'at most'} {bound:+.0f} (one-sided 95 %)"
+        lines.append(f"{estimate}{los}{extra}")
         if self.pairs:
             lines.append(f"Ptnml(0-2): [{', '.join(map(str, self.pentanomial))}]")
         if self.sprt is not None:
             verdict = {"H1": "  H1 accepted", "H0": "  H0 accepted", None: ""}[self.decision]
             lines.append(self.sprt.status(0.0 if self.llr is None else self.llr) + verdict)
+        if self.repeats is not None:
+            lines.append(
+                f"repeats: {self.repeats}; {self.replayed} replayed game{'s' * (self.replayed != 1)} "
+                "not counted (each distinct pair once)"
+            )
+        adjudicated = collections.Counter(
+            game.outcome.termination.name.lower()
+            for game in self.games
+            if game.outcome.termination in (Adjudication.RESIGN, Adjudication.DRAW, Adjudication.TABLEBASE)
+        )
+        if adjudicated:
+            lines.append(
+                "adjudicated: " + ", ".join(f"{kind} {n}" for kind, n in sorted(adjudicated.items()))
+            )
+        lines.extend(self._timing())
         return "\n".join(lines)
+
+    def _timing(self) -> list[str]:
+        """Per player: the latency (measured time beyond the reported search time) and the moves
+        late within the time margin, where there are any."""
+        latency: dict[str, list[float]] = {}
+        late: dict[str, list[float]] = {}
+        for game in self.games:
+            white_first = True if game.start_fen is None else Board(game.start_fen).turn
+            for ply, info in enumerate(game.infos):
+                if info is not None and info.latency is not None:
+                    name = game.white if (ply % 2 == 0) == white_first else game.black
+                    latency.setdefault(name, []).append(info.latency)
+            for event in game.events:
+                if event.kind == "late_move" and event.overrun is not None:
+                    late.setdefault(event.player, []).append(1000 * event.overrun)
+        lines = []
+        for name, values in latency.items():
+            mean, worst = 1000 * sum(values) / len(values), 1000 * max(values)
+            lines.append(f"latency {name}: mean {mean:.1f} ms, max {worst:.1f} ms ({len(values)} moves)")
+        for name, overruns in late.items():
+            count = len(overruns)
+            lines.append(
+                f"late {name}: {count} move{'s' * (count != 1)} within the time margin, "
+                f"at most {max(overruns):.0f} ms over"
+            )
+        return lines
 
 
 def elo(wins: int, draws: int, losses: int) -> tuple[float, float]:
@@ -539,17 +1130,43 @@ class MatchInterrupted(KeyboardInterrupt):
 
 
 class _Slot:
-    """A match worker's state (on a thread or a Ray actor): the players of its game in progress, to
-    abort them, and the flag that game checks between moves."""
+    """A match worker's state (on a thread or a Ray actor): the players it keeps from one game to
+    the next (the :attr:`~congo.players.Player.reusable` ones, by the key of the player they play
+    for), the players of its game in progress, to abort them, and the flag that game checks
+    between moves."""
 
     def __init__(self) -> None:
         self.players: list[Player] = []
         self.cancel = threading.Event()
         self.lock = threading.Lock()
+        self.kept: dict[Hashable, Player] = {}
 
     def track(self, players: list[Player]) -> None:
         with self.lock:
             self.players = players
+
+    def player(self, key: Hashable, factory: PlayerFactory, seed: int) -> Player:
+        """The player for ``key``: the one kept from an earlier game, or a new one from ``seed``."""
+        kept = self.kept.get(key)
+        if kept is not None:
+            return kept
+        player = factory(seed)
+        if player.reusable:
+            self.kept[key] = player
+        return player
+
+    def release(self, player: Player) -> None:
+        """After a game: closes a player that is not kept."""
+        if not any(player is kept for kept in self.kept.values()):
+            with contextlib.suppress(Exception):
+                player.close()
+
+    def close(self) -> None:
+        """Closes the kept players (the end of the match)."""
+        kept, self.kept = list(self.kept.values()), {}
+        for player in kept:
+            with contextlib.suppress(Exception):
+                player.close()
 
 
 def _stop_slot(slot: _Slot) -> None:
@@ -562,27 +1179,78 @@ def _stop_slot(slot: _Slot) -> None:
             player.abort()
 
 
-def _play_on_slot(
-    first: tuple[str, PlayerFactory],
-    second: tuple[str, PlayerFactory],
-    seed: int,
-    max_plies: int,
-    time_control: TimeControl | None,
-    slot: _Slot,
-    item: tuple[int, Opening],
+def _start_failure(player: Player) -> str | None:
+    """Starts ``player`` for its next game (an outside engine's process, anew after a failure):
+    ``None`` once started, else why it could not be."""
+    try:
+        player.new_game()
+    except (EngineError, OSError, TimeoutError) as failure:
+        return f"{player.name} could not be started for this game: {failure or type(failure).__name__}"
+    return None
+
+
+def _forfeited(
+    white: Player,
+    black: Player,
+    opening: Opening,
+    white_failed: bool,
+    reason: str,
+    play_options: dict[str, Any],
 ) -> GameRecord:
-    index, opening = item
-    return play_match_game(
-        first,
-        second,
-        index,
-        opening,
-        seed=seed,
-        max_plies=max_plies,
-        time_control=time_control,
-        cancel=slot.cancel,
-        on_players=slot.track,
+    """The record of a game lost before its first move by a player that could not be started."""
+    moves: list[Move] = [] if isinstance(opening, str) else list(opening)
+    board = Board(opening) if isinstance(opening, str) else Board()
+    for move in moves:
+        board.push(move)
+    outcome = Adjudicated(Adjudication.ENGINE_FAILURE, not white_failed, reason)
+    return GameRecord(
+        white.name,
+        black.name,
+        moves,
+        board,
+        outcome,
+        [None] * len(moves),
+        [None] * len(moves),
+        play_options.get("time_control"),
+        start_fen=opening if isinstance(opening, str) else None,
     )
+
+
+def _play_slot_game(
+    slot: _Slot,
+    first: tuple[Hashable, PlayerFactory],
+    second: tuple[Hashable, PlayerFactory],
+    index: int,
+    opening: Opening,
+    *,
+    seed: int,
+    recover: bool = False,
+    on_players: Callable[[list[Player]], object] | None = None,
+    **play_options: Any,
+) -> GameRecord:
+    """Game ``index`` of a pairing on ``slot``: its players kept or made (seeded from the game's
+    number), the first player White in even games; ``play_options`` go to :func:`play_game`.
+    With ``recover``, a player that cannot be started loses the game instead of raising."""
+    a = slot.player(first[0], first[1], seed * 100_003 + 2 * index)
+    b = slot.player(second[0], second[1], seed * 100_003 + 2 * index + 1)
+    first_is_white = index % 2 == 0
+    white, black = (a, b) if first_is_white else (b, a)
+    track = slot.track if on_players is None else on_players
+    track([a, b])
+    try:
+        for player in (white, black) if recover else ():
+            failure = _start_failure(player)
+            if failure is not None:
+                game = _forfeited(white, black, opening, player is white, failure, play_options)
+                break
+        else:
+            game = play_game(white, black, opening, cancel=slot.cancel, index=index, **play_options)
+    finally:
+        track([])
+        slot.release(a)
+        slot.release(b)
+    game.index = index
+    return game
 
 
 def _schedule(
@@ -622,6 +1290,12 @@ def run_match(
     sprt: SPRT | None = None,
     on_game: Callable[[MatchResult, GameRecord], object] | None = None,
     ray: str | None = None,
+    adjudicator: Adjudicator | None = None,
+    time_margin: float = 0.0,
+    on_event: Callable[[MatchEvent], object] | None = None,
+    allow_repeats: bool = False,
+    recover: bool = False,
+    resume: str | os.PathLike[str] | None = None,
 ) -> MatchResult:
     """Plays ``games`` games in pairs: each pair starts from one opening, the first player White in
     the pair's first game (even ``index``) and Black in its second. An odd last game is played
@@ -632,9 +1306,12 @@ def run_match(
     openings of that many plies from the start position (reproducible from ``seed``); by default
     the bundled balanced suite (:func:`default_openings`).
 
-    ``concurrency`` games run at once on the threads of a :mod:`congo.distributed` pool; each game
-    gets fresh players (:func:`play_match_game`). ``on_game(result so far, game)`` is called after
-    each game, in game order, from this thread. With ``sprt`` (an :class:`~congo.stats.SPRT`) the
+    ``concurrency`` games run at once on the threads of a :mod:`congo.distributed` pool. Each
+    worker keeps its :attr:`~congo.players.Player.reusable` players (the built-in engine, an
+    outside engine: one process per player and worker, told ``ucinewgame`` between games) from
+    game to game; the others are made fresh for each game, seeded from its number
+    (:func:`play_match_game`). ``on_game(result so far, game)`` is called after each game, in game
+    order, from this thread. With ``sprt`` (an :class:`~congo.stats.SPRT`) the
     log-likelihood ratio is computed after each finished pair and the match stops as soon as it
     crosses a bound (the games in progress are abandoned): ``result.decision`` says which.
 
@@ -644,8 +1321,28 @@ def run_match(
     'congo-chess[ray]'``) the same pool plays the games on Ray actors over the cluster's CPUs
     (``concurrency`` of them when above 1, else one per CPU), the same games as on threads.
 
+    ``adjudicator`` (:class:`Adjudicator`) ends games early by resignation, draw or endgame tables;
+    ``time_margin`` is how many seconds a move may overrun its clock and be reported, not lost.
+    ``on_event(event)`` is told of each :class:`MatchEvent` (an illegal move, a crash, a time
+    forfeit, a late move) as it happens, from the thread playing the game (on Ray, from this
+    thread once the game is in).
+
+    Deterministic players (:func:`is_deterministic`) replay a pair exactly when its opening comes
+    round again: such a match is refused (``ValueError``) unless ``allow_repeats``; then it is played,
+    said (a ``"repeats"`` event before the first game, and the summary) and each distinct pair is
+    counted once in the pairs, the Elo and the SPRT.
+
+    An outside engine that dies or fails during a game loses it and is started anew for its next
+    game. ``recover``: one that cannot be (re)started before a game loses that game too and the
+    match goes on (without it, the match ends with the error). ``resume=PATH``: the match's state
+    (its fingerprint and the finished games) is written to ``PATH`` atomically after each game; a
+    match run again with the same arguments and ``resume=PATH`` takes its finished games from it
+    (without calling ``on_game`` for them) and plays the others: with deterministic players it ends
+    with the same games, counts and LLR as a match never interrupted (see :mod:`congo.tournament`).
+
     Raises ``ValueError`` for a number of games outside 1 … :data:`MAX_GAMES`, a concurrency below
-    1, both ``openings`` and ``opening_plies``, or a bad opening, before any game is played."""
+    1, both ``openings`` and ``opening_plies``, a bad opening, or a ``resume`` file of another
+    match, before any game is played."""
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise ValueError(f"games must be from 1 to {MAX_GAMES:,}, got {games}")
     if concurrency < 1:
@@ -654,20 +1351,47 @@ def run_match(
         raise TypeError(f"sprt must be a congo.stats.SPRT, got {type(sprt).__name__}")
     schedule = _schedule((games + 1) // 2, openings, opening_plies, seed)
     result = MatchResult(first[0], second[0], sprt=sprt)
-    task = functools.partial(_play_on_slot, first, second, seed, max_plies, time_control)
-    items = ((index, schedule[index // 2]) for index in range(games))
-    if ray is None:
-        workers: int | None = min(concurrency, games)
-    else:
-        workers = concurrency if concurrency > 1 else None
+    repeats = repeated_pairs(first, second, schedule, games=games, time_control=time_control)
+    if repeats is not None:
+        if not allow_repeats:
+            raise ValueError(
+                f"{repeats}: give more openings, fewer games or --opening-plies, or allow repeats"
+            )
+        result.repeats = repeats
+        if on_event is not None:
+            on_event(MatchEvent("repeats", repeats))
+    play_options: dict[str, Any] = {
+        "max_plies": max_plies,
+        "time_control": time_control,
+        "adjudicator": adjudicator,
+        "time_margin": time_margin,
+        "on_event": on_event if ray is None else None,
+    }
+
+    def finished(result: MatchResult, game: GameRecord) -> None:
+        if ray is not None and on_event is not None:
+            for event in game.events:  # told here: a callback does not cross to Ray actors
+                on_event(event)
+        if on_game is not None:
+            on_game(result, game)
+
+    from congo.tournament import run_pairing
+
     try:
-        with open_pool(_Slot, task, workers=workers, ray=ray, stop=_stop_slot) as pool:
-            for game in pool.imap(items, window=2 * pool.workers):
-                result.add(game)
-                if on_game is not None:
-                    on_game(result, game)
-                if result.decision is not None:
-                    break  # leaving the loop stops the games in progress
+        run_pairing(
+            first,
+            second,
+            result,
+            games=games,
+            schedule=schedule,
+            seed=seed,
+            concurrency=concurrency,
+            ray=ray,
+            recover=recover,
+            resume=resume,
+            play_options=play_options,
+            on_game=finished,
+        )
     except KeyboardInterrupt:
         raise MatchInterrupted(result) from None
     return result

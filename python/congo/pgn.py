@@ -67,6 +67,7 @@ __all__ = [
     "GameNode",
     "Headers",
     "HeadersBuilder",
+    "MoveStats",
     "PgnError",
     "SkipType",
     "SkipVisitor",
@@ -186,6 +187,23 @@ _EVAL: Final = re.compile(
 _ARROW_ITEMS: Final = r"[GRYB][a-g][1-7](?:[a-g][1-7])?"
 _ARROWS: Final = re.compile(rf"\[%(?:csl|cal)\s+({_ARROW_ITEMS}(?:,{_ARROW_ITEMS})*)\]")
 _CLOCK: Final = re.compile(r"\[%clk\s+(\d{1,6}):(\d{1,2}):(\d{1,2}(?:\.\d*)?)\]", re.ASCII)
+_STATS: Final = re.compile(
+    r"(?:^|\s)(?:([+-]?\d{1,7}\.\d\d)|([+-])M(\d{1,5}))/(\d{1,4}) (\d{1,9}(?:\.\d+)?)s"
+    r"(?:,\s+n=(\d{1,20}))?(?=[,\s]|$)",
+    re.ASCII,
+)
+
+
+class MoveStats(typing.NamedTuple):
+    """What an engine said of its move in a match record, as fastchess and ``congo match`` write
+    it first in the move's comment: ``{+0.35/12 0.101s, n=4521}``."""
+
+    score: Score
+    """From the mover's point of view (``+M3``: it mates with its 3rd move; ``-M2``: it is mated)."""
+    depth: int
+    time: float
+    """Seconds the move took."""
+    nodes: int | None
 
 
 def _eval_text(score: PovScore) -> str:
@@ -368,6 +386,19 @@ class GameNode:
             value = _eval_text(score)
             text = f"[%eval {value}]" if value else ""
         self.comment = _set_annotation(self.comment, _EVAL, text)
+
+    def move_stats(self) -> MoveStats | None:
+        """The engine's score, depth, time and nodes of the first ``+0.35/12 0.101s, n=4521``
+        annotation of the comment (what ``congo match`` and fastchess write), or ``None``."""
+        match = _STATS.search(self.comment)
+        if match is None:
+            return None
+        pawns, sign, mate, depth, seconds, nodes = match.groups()
+        if pawns is not None:
+            score = Score(cp=round(float(pawns) * 100))
+        else:
+            score = Score(mate=int(mate) if sign == "+" else -int(mate))
+        return MoveStats(score, int(depth), float(seconds), None if nodes is None else int(nodes))
 
     def clock(self) -> float | None:
         """The clock time in seconds in the first ``[%clk h:mm:ss]`` annotation of the comment (the

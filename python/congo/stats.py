@@ -148,7 +148,7 @@ class EloEstimate:
         return None if self.interval is None else (self.interval[1] - self.interval[0]) / 2
 
     def __str__(self) -> str:
-        unit = "pairs" if self.paired else "games"
+        unit = ("pair" if self.paired else "game") + "s" * (self.samples != 1)
         if self.samples == 0:
             return "Elo: no games"
         if self.interval is None or self.error is None:

@@ -9,21 +9,201 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import stat
 import time
+from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from congo.cli._args import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     add_ray,
+    add_tablebase,
     nonnegative_int,
     positive_int,
 )
 from congo.cli._progress import Progress
+from congo.cli.tournament import add_run_options, run_arguments
 
 if TYPE_CHECKING:
     from congo import match
+
+
+KEY_VALUE_OPTIONS = ("--sprt", "--resign", "--draw")
+"""The options followed by ``KEY=VALUE`` words, which may come anywhere on the line."""
+
+_KEY_VALUE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+"""A ``KEY=VALUE`` word; a player never looks like one (``engine:depth=1``, ``uci[...]:…``)."""
+
+
+def key_values_last(arguments: Sequence[str], options: Sequence[str] = KEY_VALUE_OPTIONS) -> list[str]:
+    """The arguments with each of ``options`` and the ``KEY=VALUE`` words after it moved to the end,
+    so that ``--sprt elo0=0 elo1=10 PLAYER1 PLAYER2`` parses as the players then the test (an
+    option taking any number of words otherwise swallows the players). Stops at ``--``."""
+    items = list(arguments)
+    stop = items.index("--") if "--" in items else len(items)
+    head, moved = [], []
+    index = 0
+    while index < stop:
+        item = items[index]
+        index += 1
+        if item in options:
+            moved.append(item)
+            while index < stop and _KEY_VALUE.match(items[index]):
+                moved.append(items[index])
+                index += 1
+        else:
+            head.append(item)
+    return head + moved + items[stop:]
+
+
+def intermix_key_values(parser: argparse.ArgumentParser) -> None:
+    """Lets the ``KEY=VALUE`` options of :data:`KEY_VALUE_OPTIONS` come anywhere on ``parser``'s
+    command line (see :func:`key_values_last`): a subcommand's parser is handed its words through
+    ``parse_known_args``, wrapped here."""
+    parse = parser.parse_known_args
+
+    def parse_known_args(args: Sequence[str] | None = None, namespace: Any = None) -> Any:
+        return parse(None if args is None else key_values_last(args), namespace)
+
+    parser.parse_known_args = parse_known_args  # type: ignore[method-assign, assignment]
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """The options of each game (what :func:`game_arguments` turns into :func:`congo.match.run_match`
+    keywords): ``--max-plies``, ``--tc``, ``--timemargin``, ``--resign``, ``--draw``,
+    ``--tablebase``; for ``congo match`` and ``congo tournament``."""
+    parser.add_argument(
+        "--max-plies",
+        type=positive_int,
+        default=200,
+        help="adjudicate a draw after this many plies (default: 200)",
+    )
+    parser.add_argument(
+        "--tc",
+        metavar="TC",
+        help="play on a clock: BASE+INC seconds (e.g. 10+0.1) or MOVES/BASE+INC; default: per-move "
+        "limits (a uci: or engine: player without time/depth/nodes gets time=0.1 s a move)",
+    )
+    parser.add_argument(
+        "--timemargin",
+        type=nonnegative_int,
+        metavar="MS",
+        default=0,
+        help="on a clock, a move late by at most MS milliseconds is reported, not lost; its clock "
+        "is then 0 before the increment (default: 0)",
+    )
+    parser.add_argument(
+        "--resign",
+        nargs="*",
+        metavar="KEY=VALUE",
+        help="adjudicate a loss: movecount=N score=CP [twosided=true]: a side whose own score is "
+        "at most -CP centipawns for N moves in a row loses (twosided: both sides' scores agree)",
+    )
+    parser.add_argument(
+        "--draw",
+        nargs="*",
+        metavar="KEY=VALUE",
+        help="adjudicate a draw: movenumber=N movecount=N score=CP: after move number N, both "
+        "scores within CP centipawns of zero for N moves each in a row",
+    )
+    add_tablebase(parser, "a position within the tables ends the game with their exact result")
+
+
+def game_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`congo.match.run_match` that :func:`add_game_options` adds:
+    ``max_plies``, ``time_control``, ``time_margin``, ``adjudicator`` (``None`` without one)."""
+    from congo import match
+
+    adjudicator = None
+    if args.resign is not None or args.draw is not None or args.tablebase is not None:
+        for option, words in (("--resign", args.resign), ("--draw", args.draw)):
+            if words is not None and not words:
+                raise ValueError(f"{option} needs KEY=VALUE words, e.g. {_EXAMPLES[option]}")
+        adjudicator = match.Adjudicator.create(resign=args.resign, draw=args.draw, tablebase=args.tablebase)
+    return {
+        "max_plies": args.max_plies,
+        "time_control": None if args.tc is None else match.TimeControl.parse(args.tc),
+        "time_margin": args.timemargin / 1000,
+        "adjudicator": adjudicator,
+    }
+
+
+_EXAMPLES = {
+    "--resign": "--resign movecount=3 score=600",
+    "--draw": "--draw movenumber=40 movecount=8 score=10",
+}
+
+
+def add_opening_options(parser: argparse.ArgumentParser) -> None:
+    """``--openings``, ``--opening-plies``, ``--pgn-plies``, ``--openings-order``,
+    ``--openings-start``, ``--allow-repeats`` (see :func:`opening_arguments`)."""
+    openings = parser.add_mutually_exclusive_group()
+    openings.add_argument(
+        "--openings",
+        metavar="FILE",
+        help="play each opening of FILE twice, colours swapped, over again if the match is longer: "
+        "a FEN a line (or a FEN then ';'-separated fields), EPD lines, or PGN records (their final "
+        "position, or see --pgn-plies); '#' comments. Default: the bundled balanced suite",
+    )
+    openings.add_argument(
+        "--opening-plies",
+        type=nonnegative_int,
+        metavar="N",
+        help="instead of a suite, distinct random openings of N plies from the start position "
+        "(reproducible with --seed), each played twice",
+    )
+    parser.add_argument(
+        "--pgn-plies",
+        type=nonnegative_int,
+        metavar="N",
+        help="with PGN --openings: the position after each record's first N plies (default: its end)",
+    )
+    parser.add_argument(
+        "--openings-order",
+        choices=("sequential", "random"),
+        default="sequential",
+        help="the order of the --openings: as in the file, or shuffled by --seed (default: sequential)",
+    )
+    parser.add_argument(
+        "--openings-start",
+        type=positive_int,
+        metavar="N",
+        default=1,
+        help="begin with the N-th opening (counted from 1, after --openings-order; default: 1)",
+    )
+    parser.add_argument(
+        "--allow-repeats",
+        action="store_true",
+        help="play a match whose deterministic players (depth or node limits) would replay pairs "
+        "(more pairs than openings); refused otherwise. Each distinct pair is counted once",
+    )
+
+
+def opening_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`congo.match.run_match` that :func:`add_opening_options`
+    adds: ``openings`` (read and arranged, or ``None``), ``opening_plies``, ``allow_repeats``."""
+    from congo import match
+
+    openings = None
+    if args.openings is not None:
+        openings = match.read_openings(args.openings, plies=args.pgn_plies)
+        openings = match.arrange_openings(
+            openings, order=args.openings_order, seed=args.seed, start=args.openings_start
+        )
+    else:
+        if args.pgn_plies is not None:
+            raise ValueError("--pgn-plies applies to PGN --openings")
+        if args.openings_order != "sequential" or args.openings_start != 1:
+            if args.opening_plies is not None:
+                raise ValueError(
+                    "--openings-order and --openings-start apply to --openings or the bundled suite"
+                )
+            openings = match.arrange_openings(
+                match.default_openings(), order=args.openings_order, seed=args.seed, start=args.openings_start
+            )
+    return {"openings": openings, "opening_plies": args.opening_plies, "allow_repeats": args.allow_repeats}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -35,46 +215,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("first", metavar="PLAYER1", help="e.g. engine:time=0.1")
     parser.add_argument("second", metavar="PLAYER2", help="e.g. alphabeta:depth=2")
     parser.add_argument("--games", type=positive_int, default=100, help="games to play (default: 100)")
-    openings = parser.add_mutually_exclusive_group()
-    openings.add_argument(
-        "--openings",
-        metavar="FILE",
-        help="play each opening of FILE (one FEN a line, or a FEN then ';'-separated fields; '#' "
-        "comments) twice, colours swapped, in order (over again if the match is longer); "
-        "default: the bundled balanced suite of congo/data/openings.txt",
-    )
-    openings.add_argument(
-        "--opening-plies",
-        type=nonnegative_int,
-        metavar="N",
-        help="instead of a suite, distinct random openings of N plies from the start position "
-        "(reproducible with --seed), each played twice",
-    )
+    add_opening_options(parser)
     parser.add_argument(
         "--sprt",
         nargs="*",
         metavar="KEY=VALUE",
         help="run a sequential probability ratio test, e.g. --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 "
         "(the defaults; logistic Elo, or model=normalized), checked after each pair: the match "
-        "stops when the LLR crosses a bound. Put it after the players",
+        "stops when the LLR crosses a bound",
     )
     parser.add_argument(
         "--seed", type=nonnegative_int, default=1, help="seed of random openings and players (default: 1)"
     )
     parser.add_argument(
-        "--max-plies",
-        type=positive_int,
-        default=200,
-        help="adjudicate a draw after this many plies (default: 200)",
-    )
-    parser.add_argument(
         "--concurrency", type=positive_int, default=1, help="games played at once (default: 1)"
     )
-    parser.add_argument(
-        "--tc",
-        metavar="TC",
-        help="play on a clock: BASE+INC seconds (e.g. 10+0.1) or MOVES/BASE+INC; default: per-move limits",
-    )
+    add_game_options(parser)
     parser.add_argument(
         "--save",
         metavar="FILE",
@@ -83,6 +239,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "games of a killed run, is refused: rename it to keep them)",
     )
     add_ray(parser, "play")
+    add_run_options(parser)
+    intermix_key_values(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -93,14 +251,13 @@ def _run_match_arguments(args: argparse.Namespace) -> dict[str, Any]:
 
     return {
         "games": args.games,
-        "openings": None if args.openings is None else match.read_openings(args.openings),
-        "opening_plies": args.opening_plies,
+        **opening_arguments(args),
         "sprt": None if args.sprt is None else match.SPRT.parse(args.sprt),
         "seed": args.seed,
-        "max_plies": args.max_plies,
         "concurrency": args.concurrency,
-        "time_control": None if args.tc is None else match.TimeControl.parse(args.tc),
+        **game_arguments(args),
         "ray": args.ray,
+        **run_arguments(args),
     }
 
 
@@ -188,9 +345,12 @@ def run(args: argparse.Namespace) -> int:
     from `congo options`), alphabeta[:depth=N] (material only), greedy, random, and
     uci:COMMAND LINE (any engine speaking the protocol of docs/protocol.md, e.g. "uci:congo uci"),
     or uci[key=value,...]:COMMAND LINE with a per-move limit (time, depth, nodes) and engine options.
-    With --tc the games are played on a clock; a side that runs out of time, or an outside engine
-    that answers an illegal move or dies, loses. Ctrl-C stops the match, prints the standings and
-    saves the finished games."""
+    Without a limit, engine: and uci: players get time=0.1 (0.1 s a move). With --tc the games
+    are played on a clock; a side that runs out of time (beyond --timemargin), or an outside engine
+    that answers an illegal move or dies, loses, said on stderr as it happens. --resign, --draw and
+    --tablebase end games early. Players that always play the same game (depth or node limits)
+    are refused when they would replay pairs, unless --allow-repeats. Options may come in any
+    order. Ctrl-C stops the match, prints the standings and saves the finished games."""
     from congo import match
     from congo._files import check_writable
 
@@ -214,12 +374,18 @@ def run(args: argparse.Namespace) -> int:
         inputs = [args.openings] if args.openings else []
         try:
             check_writable(args.save, inputs=inputs)
-            partial = _create_partial(f"{args.save}.partial", inputs)
+            if not args.resume:  # with --resume the state file keeps the finished games
+                partial = _create_partial(f"{args.save}.partial", inputs)
         except OSError as error:
             raise ValueError(f"cannot write the games to {args.save}: {error.strerror or error}") from None
-        info = os.fstat(partial.fileno())
-        partial_identity = (info.st_dev, info.st_ino)
+        if partial is not None:
+            info = os.fstat(partial.fileno())
+            partial_identity = (info.st_dev, info.st_ino)
     progress = Progress(games)
+
+    def on_event(event: match.MatchEvent) -> None:
+        # As it happens (from the thread playing the game), above the progress line.
+        progress.note(f"warning: {event}" if event.kind == "repeats" else str(event))
 
     def on_game(result: match.MatchResult, game: match.GameRecord) -> None:
         if partial is not None:  # every finished game is on disk at once
@@ -231,7 +397,7 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     interrupted = False
     try:
-        result = match.run_match(first, second, on_game=on_game, **options)
+        result = match.run_match(first, second, on_game=on_game, on_event=on_event, **options)
     except match.MatchInterrupted as stopped:
         result, interrupted = stopped.result, True
     finally:
