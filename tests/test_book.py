@@ -364,3 +364,18 @@ def test_own_book_answers_book_moves_through_the_protocol(tmp_path: Path) -> Non
     searched = [i for i, line in enumerate(lines) if line.startswith("bestmove")]
     for index in (0, 8, 10):
         assert lines[searched[index] - 1].startswith("info depth")
+
+
+def test_the_built_in_engine_plays_from_its_book(tmp_path: Path) -> None:
+    path = _sample(tmp_path)
+    engine = congo.Engine(options={"OwnBook": True, "BookFile": str(path)})
+    start = congo.Board()
+    moves = {engine.play(start, congo.Limit(depth=30)).move.uci() for _ in range(30)}  # type: ignore[union-attr]
+    assert moves == {"a2a3", "d2d3", "c2c3"}  # at once: depth 30 would take far longer
+    # Out of the book, or with the book off, a search.
+    out = engine.play(_board("c2c3"), congo.Limit(depth=2))
+    assert out.info["depth"] == 2
+    off = congo.Engine(options={"OwnBook": False, "BookFile": str(path)})
+    assert off.play(start, congo.Limit(depth=2)).info["depth"] == 2
+    with pytest.raises(book.BookError):
+        congo.Engine(options={"OwnBook": True, "BookFile": str(_records(tmp_path))})

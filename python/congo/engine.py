@@ -25,11 +25,13 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import os
+import random
 import threading
 import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any, Callable, TypeVar, cast, overload
 
+import congo.book
 from congo import _core
 from congo._core import (
     DEFAULT_HASH_MB,
@@ -249,6 +251,8 @@ class Engine:
 
     ``options={"EvalFile": path}``: the learned evaluation's network read from a file instead of
     the compiled-in one (:meth:`set_eval_file`); a damaged or foreign file raises ``ValueError``.
+    ``options={"OwnBook": True, "BookFile": path}``: :meth:`play` answers with a weighted choice
+    of the opening book (:mod:`congo.book`) while the position is in it, without a search.
 
     Raises ``ValueError`` for a thread count outside 1 … :data:`MAX_THREADS`, a table size outside
     1 … :data:`MAX_HASH_MB` MiB, or an unknown option or value; ``TypeError`` for arguments of the
@@ -271,9 +275,12 @@ class Engine:
         # EvalFile is a path, not a number: it is read after the engine exists.
         eval_file = None
         pairs: list[tuple[str, int]] = []
+        book: dict[str, object] = {}
         for name, value in (options or {}).items():
             if isinstance(name, str) and name.lower() == "evalfile":
                 eval_file = cast("str | os.PathLike[str]", value)  # set_eval_file checks it
+            elif isinstance(name, str) and name.lower() in ("ownbook", "bookfile"):
+                book[name.lower()] = value
             else:  # A switch may be given as a bool; everything else is checked by the core.
                 pairs.append((name, int(value) if isinstance(value, bool) else cast(int, value)))
         self._engine = _core.Engine(threads, hash_mb, pairs)
@@ -288,6 +295,10 @@ class Engine:
             self.set_tablebase(tablebase_path)
         self._ponder: threading.Thread | None = None
         self._analysis: tuple[AnalysisResult, threading.Thread] | None = None
+        # OwnBook and BookFile, as in `congo uci`: play() answers from the book while it can.
+        self._own_book = bool(book.get("ownbook", False))
+        self._book = congo.book.open_reader(cast(str, book["bookfile"])) if book.get("bookfile") else None
+        self._book_random = random.Random()
 
     @property
     def threads(self) -> int:
@@ -463,6 +474,11 @@ class Engine:
         root_moves: Iterable[Move] | None,
         stopped: threading.Event | None = None,
     ) -> PlayResult:
+        if self._own_book and self._book is not None and root_moves is None:
+            entry = self._book.get(to_position(board))
+            if entry is not None:
+                entry = self._book.weighted_choice(to_position(board), random=self._book_random)
+                return PlayResult(entry.move, None, InfoDict())
         found, turn = self._search(board, limit, root_moves=root_moves, stopped=stopped)
         info = _result_infos(found, turn)[0]
         stopped_early = stopped is not None and stopped.is_set()
