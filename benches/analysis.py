@@ -38,7 +38,7 @@ from typing import Any, TextIO
 
 import congo
 import congo.pgn
-from congo._files import atomic_output
+from congo.files import atomic_output
 
 
 def positions(count: int, seed: int = 2024) -> list[congo.Board]:

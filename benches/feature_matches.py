@@ -21,7 +21,7 @@ import warnings
 
 import congo
 from congo import match
-from congo._files import atomic_output, check_outputs
+from congo.files import atomic_output, check_outputs
 
 RESULTS = pathlib.Path(__file__).parent / "results" / "feature-matches.txt"
 

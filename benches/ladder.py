@@ -43,8 +43,8 @@ import time
 from collections.abc import Mapping, Sequence
 
 from congo import Move, match, stats
-from congo._files import atomic_output, check_outputs
 from congo.board import Board
+from congo.files import atomic_output, check_outputs
 
 HERE = pathlib.Path(__file__).resolve().parent
 RAW = HERE / "results" / "ladder-matches.txt"

@@ -29,7 +29,7 @@ import numpy as np
 
 import congo
 from congo import selfplay
-from congo._files import atomic_output, check_outputs
+from congo.files import atomic_output, check_outputs
 from congo.learning import Game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,7 +21,7 @@ import time
 
 import congo
 from congo import match
-from congo._files import atomic_output, check_outputs
+from congo.files import atomic_output, check_outputs
 
 OUT = pathlib.Path(__file__).resolve().parent.parent / "python" / "congo" / "data" / "openings.txt"
 

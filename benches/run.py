@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import congo
-from congo._files import atomic_output, check_outputs
+import congo.bench
+from congo.files import atomic_output, check_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -207,7 +208,7 @@ def main() -> int:
                 figure.met = figure.value <= 100
         figures += rust
 
-    build = Path(congo._core.__file__).name  # says whether the extension is abi3 or version-specific
+    build = congo.bench.build()  # says whether the extension is abi3 or version-specific
     print(f"congo {congo.__version__} ({build}), Python {sys.version.split()[0]}, medians of {repeat} runs")
     for suite in suites:
         print(f"\n{suite}:")

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import congo.tablebase as tablebase
-from congo._files import atomic_output, check_outputs
 from congo.cli.tablebase import facts_markdown
+from congo.files import atomic_output, check_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "tablebase.md"

@@ -35,8 +35,8 @@ from typing import Any
 
 import congo
 from congo import match
-from congo._files import atomic_output, check_outputs
 from congo.engine import Limit, SimpleEngine
+from congo.files import atomic_output, check_outputs
 
 ENGINE = [sys.executable, "-m", "congo", "uci"]
 

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 
 import congo
-from congo._files import atomic_output, check_outputs
+from congo.files import atomic_output, check_outputs
 from congo.learning import Game, VectorGame
 
 MIN_GAMES_PER_THREAD = 256

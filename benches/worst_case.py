@@ -28,7 +28,7 @@ from pathlib import Path
 
 import congo
 import congo.svg
-from congo._files import atomic_output, check_outputs
+from congo.files import atomic_output, check_outputs
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

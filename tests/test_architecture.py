@@ -226,6 +226,30 @@ def test_the_command_line_goes_through_the_public_api() -> None:
     assert {move: int(n) for move, n in lines.items()} == congo.divide(congo.STARTING_FEN, 2)
 
 
+def test_the_benches_use_public_names_only() -> None:
+    # The benchmarks are scripts outside the package, as a user's would be: they imported
+    # congo._files and read congo._core.__file__.
+    benches = pathlib.Path(__file__).resolve().parent.parent / "benches"
+    if not benches.is_dir():
+        pytest.skip("no benches/ here (the sdist)")
+    private = []
+    for path in sorted(benches.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                names = [f"{node.value.id}.{node.attr}"]
+            else:
+                continue
+            for name in names:
+                parts = name.split(".")
+                if parts[0] == "congo" and any(p.startswith("_") and not p.endswith("__") for p in parts):
+                    private.append(f"{path.relative_to(benches)}:{node.lineno}: {name}")
+    assert private == []
+
+
 def test_class_module_names_say_where_to_import_them() -> None:
     for name in ("Move", "Position", "LegalMoveGenerator", "PlayoutStats"):
         cls = getattr(congo, name)

@@ -52,7 +52,7 @@ DEFAULT_DATA = ",".join(
 )
 
 from congo import MAX_PIECES_PER_COLOR, tuning  # noqa: E402
-from congo._files import atomic_output, check_outputs  # noqa: E402
+from congo.files import atomic_output, check_outputs  # noqa: E402
 from congo.learning import encode  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import weights_file  # noqa: E402
 
 from congo import tuning  # noqa: E402
-from congo._files import atomic_output, check_outputs, check_writable  # noqa: E402
+from congo.files import atomic_output, check_outputs, check_writable  # noqa: E402
 from congo.selfplay import SelfPlayConfig, play_games  # noqa: E402
 
 WEIGHTS_RS = ROOT / "rust/congo-core/src/search/weights.rs"

@@ -21,6 +21,7 @@ released; the suite is compiled in, so it cannot drift from the committed signat
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from congo import _core
 
@@ -30,6 +31,7 @@ __all__ = [
     "DEFAULT_THREADS",
     "BenchEntry",
     "BenchResult",
+    "build",
     "positions",
     "run",
 ]
@@ -54,6 +56,13 @@ BenchResult = _core.BenchResult
 """What a bench came to: ``entries`` (a :data:`BenchEntry` per position, in order), ``nodes`` (their
 sum: the signature for the default settings), ``time`` (seconds of search), ``nps``, and the
 ``depth``, ``hash_mb`` and ``threads`` it ran with. A frozen record made by the core."""
+
+
+def build() -> str:
+    """The file name of the compiled core this package runs: ``_core.abi3.so`` for the build on the
+    stable ABI, ``_core.cpython-311-x86_64-linux-gnu.so`` and the like for one Python version's. A
+    speed figure depends on it (``benches/run.py`` prints it); the signature does not."""
+    return Path(_core.__file__).name
 
 
 def positions() -> list[tuple[str, str]]:
