@@ -35,6 +35,7 @@ COMMANDS = (
     "bench",
     "analyse",
     "match",
+    "tournament",
     "uci",
     "uci-check",
     "options",

@@ -1,0 +1,254 @@
+"""Tournaments (round-robin, gauntlet) on the scheduler that also runs congo match, and outside
+engines kept alive across games: one process per player and worker, told ``ucinewgame`` between
+games, started anew after a crash; ``recover`` for an engine that cannot be started."""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from congo import match, stats, tournament
+from congo.board import Board
+from congo.engine import EngineError
+
+CONGO = [sys.executable, "-m", "congo"]
+FOREIGN = Path(__file__).with_name("foreign_engine.py")
+START = [Board().fen()]
+
+# Logs the engine's process id and every command it is sent, then passes them on: how many
+# processes a match started, and what each was told.
+PROXY = """\
+import os, subprocess, sys, threading
+log = open(os.path.join({directory!r}, "engine-%d.log" % os.getpid()), "w", buffering=1)
+child = subprocess.Popen({command!r}, stdin=subprocess.PIPE, stdout=sys.stdout, text=True, bufsize=1)
+for line in sys.stdin:
+    log.write(line)
+    child.stdin.write(line)
+    child.stdin.flush()
+child.stdin.close()
+child.wait()
+"""
+
+
+def _proxy(tmp_path: Path, name: str, command: list[str]) -> str:
+    directory = tmp_path / name
+    directory.mkdir()
+    script = tmp_path / f"{name}.py"
+    script.write_text(PROXY.format(directory=str(directory), command=command))
+    return f"{sys.executable} {script}"
+
+
+def _logs(tmp_path: Path, name: str) -> list[list[str]]:
+    return [path.read_text().splitlines() for path in sorted((tmp_path / name).glob("engine-*.log"))]
+
+
+def test_a_round_robin_plays_every_pairing_and_counts_every_game(tmp_path: Path) -> None:
+    players = ["random", "greedy", "alphabeta:depth=1"]
+    result = match.run_tournament(players, games=4, opening_plies=2, seed=3)
+    assert result.pairings == [(0, 1), (0, 2), (1, 2)]
+    assert result.played == 12
+    assert sorted(result.numbers) == list(range(12))
+    for (a, b), counted in zip(result.pairings, result.matches):
+        assert (counted.first, counted.second) == (players[a], players[b])
+        assert counted.played == 4
+        assert counted.pairs == 2
+    standings = {s.player: s for s in result.standings()}
+    assert sum(s.points for s in standings.values()) == 12
+    assert all(s.games == 8 for s in standings.values())
+    # Each player's points are the sum of its pairings' from its side.
+    greedy = (
+        result.matches[0].losses
+        + result.matches[2].wins
+        + 0.5 * (result.matches[0].draws + result.matches[2].draws)
+    )
+    assert standings["greedy"].points == greedy
+    # The cross-table holds each pairing's points from both sides.
+    table = result.cross_table()
+    first = result.matches[1]
+    assert f"{first.wins + 0.5 * first.draws:g}/4" in table
+    assert f"{first.losses + 0.5 * first.draws:g}/4" in table
+    # One record file, every game once, numbered by its place in the tournament.
+    path = tmp_path / "all.pgn"
+    result.write_records(path)
+    rounds = re.findall(r'\[Round "(\d+)"\]', path.read_text())
+    assert sorted(map(int, rounds)) == list(range(1, 13))
+
+
+def test_a_gauntlet_plays_the_first_player_against_each_of_the_others() -> None:
+    result = match.run_tournament(
+        ["greedy", "random", "alphabeta:depth=1", "random"], format="gauntlet", games=2, opening_plies=2
+    )
+    assert result.players == ["greedy", "random", "alphabeta:depth=1", "random #2"]
+    assert result.pairings == [(0, 1), (0, 2), (0, 3)]
+    assert [(m.first, m.second) for m in result.matches] == [
+        ("greedy", "random"),
+        ("greedy", "alphabeta:depth=1"),
+        ("greedy", "random #2"),
+    ]
+    assert result.played == 6
+    with pytest.raises(ValueError, match="format"):
+        match.run_tournament(["random", "greedy"], format="swiss", games=2)
+    with pytest.raises(ValueError, match="at least two players"):
+        match.run_tournament(["random"], games=2)
+
+
+def test_a_match_is_the_first_pairing_of_a_tournament() -> None:
+    """One scheduler: run_match's games are those of a tournament's first pairing, game by game."""
+    first, second = match.parse_player("greedy"), match.parse_player("alphabeta:depth=1")
+    alone = match.run_match(first, second, games=6, opening_plies=3, seed=5)
+    together = match.run_tournament(
+        [first, second, match.parse_player("random")], games=6, opening_plies=3, seed=5
+    )
+    games = [g for g, p in zip(together.games, together.pairing_of) if p == 0]
+    assert [g.board.move_stack for g in games] == [g.board.move_stack for g in alone.games]
+    assert together.matches[0].pentanomial == alone.pentanomial
+
+
+def test_the_standings_rate_the_players_by_the_fit_over_all_pairings() -> None:
+    result = match.run_tournament(["random", "random", "greedy"], games=20, opening_plies=2, seed=2)
+    measured = []
+    for (a, b), counted in zip(result.pairings, result.matches):
+        counts = list(counted.pentanomial)
+        names = result.players[a], result.players[b]
+        if sum(k * c for k, c in enumerate(counts)) < 2 * sum(counts):
+            names, counts = names[::-1], counts[::-1]
+        measured.append(stats.measure_match(*names, counts))
+    expected = {r.key: r for r in stats.fit_ratings(result.players, measured, "random")}
+    lines = {s.player: s for s in result.standings()}
+    assert lines["random"].elo == 0
+    for name, rating in expected.items():
+        assert lines[name].elo == pytest.approx(rating.elo)
+        assert lines[name].error == (None if rating.error is None else pytest.approx(rating.error))
+    assert "Elo (vs random)" in result.table()
+
+
+def test_outside_engines_live_across_games_one_process_per_player_and_worker(tmp_path: Path) -> None:
+    engine = _proxy(tmp_path, "deep", [*CONGO, "uci"])
+    other = _proxy(tmp_path, "shallow", [*CONGO, "uci"])
+    result = match.run_match(
+        match.parse_player(f"uci[depth=2]:{engine}"),
+        match.parse_player(f"uci[depth=1]:{other}"),
+        games=6,
+        opening_plies=4,
+        concurrency=2,
+        allow_repeats=True,
+    )
+    assert result.played == 6
+    assert not any(isinstance(game.outcome, match.Adjudicated) for game in result.games)
+    for name in ("deep", "shallow"):
+        logs = _logs(tmp_path, name)
+        assert 1 <= len(logs) <= 2, name  # one process per worker at most, not one per game
+        # Each process: one handshake, then ucinewgame before each of its games; 6 games in all.
+        assert all(log.count("uci") == 1 for log in logs)
+        assert sum(log.count("ucinewgame") for log in logs) == 6
+        assert all(log[-1] == "quit" for log in logs)  # closed once the match is over
+
+
+def test_a_tournament_keeps_one_process_per_player(tmp_path: Path) -> None:
+    commands = [_proxy(tmp_path, name, [*CONGO, "uci"]) for name in ("a", "b", "c")]
+    players = [f"uci[depth=1]:{command}" for command in commands]
+    result = match.run_tournament(players, games=2, opening_plies=4)
+    assert result.played == 6
+    for name in ("a", "b", "c"):
+        (log,) = _logs(tmp_path, name)  # one process for the whole tournament
+        assert log.count("ucinewgame") == 4  # two pairings of two games each
+
+
+def test_a_crashed_engine_loses_its_game_and_is_started_anew(tmp_path: Path) -> None:
+    crasher = _proxy(tmp_path, "crash", [sys.executable, str(FOREIGN), "--mode", "crash"])
+    result = match.run_match(
+        match.parse_player(f"uci[time=0.05]:{crasher}"),
+        match.parse_player("random"),
+        games=3,
+        openings=START,
+    )
+    assert result.losses == 3
+    for game in result.games:
+        assert isinstance(game.outcome, match.Adjudicated)
+        assert game.outcome.termination is match.Adjudication.ENGINE_FAILURE
+    assert len(_logs(tmp_path, "crash")) == 3  # a new process for each game after a crash
+
+
+def _flaky(tmp_path: Path) -> str:
+    """An engine that crashes in each game, and whose second start fails outright."""
+    script = tmp_path / "flaky.py"
+    counter = tmp_path / "starts"
+    script.write_text(
+        "import os, sys\n"
+        f"counter = {str(counter)!r}\n"
+        "starts = (int(open(counter).read()) if os.path.exists(counter) else 0) + 1\n"
+        "open(counter, 'w').write(str(starts))\n"
+        "if starts == 2:\n"
+        "    sys.exit(3)\n"
+        f"os.execv(sys.executable, [sys.executable, {str(FOREIGN)!r}, '--mode', 'crash'])\n"
+    )
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return f"uci[time=0.05]:{sys.executable} {script}"
+
+
+def test_recover_lets_a_match_go_on_past_an_engine_that_cannot_start(tmp_path: Path) -> None:
+    flaky = match.parse_player(_flaky(tmp_path))
+    result = match.run_match(flaky, match.parse_player("random"), games=3, openings=START, recover=True)
+    assert result.losses == 3
+    reasons = [game.outcome.reason for game in result.games if isinstance(game.outcome, match.Adjudicated)]
+    assert len(reasons) == 3
+    assert "could not be started" in reasons[1]
+    assert "could not be started" not in reasons[0] + reasons[2]
+    assert (tmp_path / "starts").read_text() == "3"
+
+
+def test_without_recover_an_engine_that_cannot_start_stops_the_match(tmp_path: Path) -> None:
+    flaky = match.parse_player(_flaky(tmp_path))
+    with pytest.raises(EngineError):
+        match.run_match(flaky, match.parse_player("random"), games=3, openings=START)
+
+
+def test_congo_tournament_prints_standings_and_saves_every_game(tmp_path: Path) -> None:
+    save = tmp_path / "t.pgn"
+    run = subprocess.run(
+        [
+            *CONGO,
+            "tournament",
+            "random",
+            "greedy",
+            "alphabeta:depth=1",
+            "--format",
+            "gauntlet",
+            "--games",
+            "4",
+            "--opening-plies",
+            "2",
+            "--save",
+            str(save),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith(" #  player")
+    assert any(line.strip().startswith("1  ") for line in lines)
+    assert "Elo (vs random)" in lines[0]
+    assert "8 games saved to" in run.stdout
+    assert save.read_text().count("[Event ") == 8
+    assert not os.path.exists(f"{save}.partial")
+    bad = subprocess.run([*CONGO, "tournament", "random"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2
+    assert "at least two players" in bad.stderr
+    assert bad.stderr.count("\n") == 1
+
+
+def test_a_tournament_state_has_no_nan() -> None:
+    # The Elo of a pairing won outright is a bound, never a NaN in the table.
+    result = match.run_tournament(["greedy", "random"], games=6, opening_plies=2)
+    for line in result.standings():
+        assert line.elo is None or not math.isnan(line.elo)
+    assert tournament.FORMATS == ("round-robin", "gauntlet")
