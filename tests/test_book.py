@@ -379,3 +379,20 @@ def test_the_built_in_engine_plays_from_its_book(tmp_path: Path) -> None:
     assert off.play(start, congo.Limit(depth=2)).info["depth"] == 2
     with pytest.raises(book.BookError):
         congo.Engine(options={"OwnBook": True, "BookFile": str(_records(tmp_path))})
+
+
+def test_match_book_gives_both_players_their_first_moves_from_the_book(tmp_path: Path) -> None:
+    from congo import pgn
+
+    path = _sample(tmp_path)
+    saved = tmp_path / "games.pgn"
+    args = ["match", "random", "random", "--games", "4", "--book", str(path), "--save", str(saved)]
+    assert main(args) == 0
+    with saved.open(encoding="utf-8") as handle:
+        starts = {game.headers["FEN"] for game in pgn.iter_games(handle)}
+    # The sample book has moves for the start position only: each game begins after one of them.
+    assert starts <= {_board(move).fen() for move in ("a2a3", "d2d3", "c2c3")}
+    assert starts
+    before = path.read_bytes()
+    assert main(["match", "random", "random", "--games", "2", "--book", str(path), "--save", str(path)]) == 2
+    assert path.read_bytes() == before

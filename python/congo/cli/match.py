@@ -148,6 +148,13 @@ def add_opening_options(parser: argparse.ArgumentParser) -> None:
         "position, or see --pgn-plies); '#' comments. Default: the bundled balanced suite",
     )
     openings.add_argument(
+        "--book",
+        metavar="FILE",
+        help="instead of a suite, openings from an opening book (congo book make): each pair starts "
+        "where a line of weighted book moves from the start position, both sides', leaves the book "
+        "(reproducible with --seed)",
+    )
+    openings.add_argument(
         "--opening-plies",
         type=nonnegative_int,
         metavar="N",
@@ -187,7 +194,12 @@ def opening_arguments(args: argparse.Namespace) -> dict[str, Any]:
     from congo import match
 
     openings = None
-    if args.openings is not None:
+    if getattr(args, "book", None) is not None:
+        from congo import book
+
+        with book.open_reader(args.book) as reader:
+            openings = book.openings(reader, max(1, (args.games + 1) // 2), seed=args.seed)
+    elif args.openings is not None:
         openings = match.read_openings(args.openings, plies=args.pgn_plies)
         openings = match.arrange_openings(
             openings, order=args.openings_order, seed=args.seed, start=args.openings_start
@@ -371,7 +383,7 @@ def run(args: argparse.Namespace) -> int:
         )
     partial_identity: tuple[int, int] | None = None
     if args.save:
-        inputs = [args.openings] if args.openings else []
+        inputs = [path for path in (args.openings, getattr(args, "book", None)) if path]
         try:
             check_writable(args.save, inputs=inputs)
             if not args.resume:  # with --resume the state file keeps the finished games
