@@ -1129,3 +1129,63 @@ fn tree_seed(seed: u64, i: usize) -> u64 {
     let mut mix = SplitMix64::new(seed ^ (i as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     mix.next_u64()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    /// A trivial network: uniform priors, value 0 (an evaluation cannot fail here, but the
+    /// callback's signature may).
+    #[allow(clippy::unnecessary_wraps)]
+    fn uniform(
+        _: &[u8],
+        _: &[u8],
+        _: usize,
+        priors: &mut [f32],
+        values: &mut [f32],
+    ) -> Result<(), MctsError> {
+        priors.fill(1.0);
+        values.fill(0.0);
+        Ok(())
+    }
+
+    #[test]
+    fn sequential_halving_halves() {
+        assert_eq!(considered_visits(4, 8), vec![0, 0, 0, 0, 1, 1, 2, 2]);
+        assert_eq!(considered_visits(1, 3), vec![0, 1, 2]);
+        assert_eq!(considered_visits(2, 5), vec![0, 0, 1, 1, 2]);
+    }
+
+    #[test]
+    fn a_run_spends_its_simulations_and_finds_the_chain() {
+        let game = Game::new(Position::from_fen("7/4l2/7/4c2/7/2p4/1M1L3 w 1").unwrap(), 300);
+        for leaves_per_tree in [1, 8] {
+            let config = MctsConfig { leaves_per_tree, ..MctsConfig::default() };
+            let mut forest = Forest::new(vec![game.clone(); 3], config, None, 1).unwrap();
+            forest.run(300, uniform).unwrap();
+            for i in 0..3 {
+                let r = forest.result(i, 0.0);
+                assert_eq!(r.visits.iter().sum::<u32>(), 300);
+                // b1d3, the chain's first jump (kind 25: two squares north-east, from b1).
+                assert_eq!(r.best_action, Some(25 * 49 + 1));
+                assert!(r.value > 0.5);
+            }
+        }
+    }
+
+    #[test]
+    fn calls_out_of_order_are_errors() {
+        let mut forest =
+            Forest::new(vec![Game::new(Position::start(), 300)], MctsConfig::default(), None, 1).unwrap();
+        assert!(forest.expand(&[], &[]).is_err());
+        assert!(forest.begin(0).is_err());
+        forest.begin(5).unwrap();
+        assert_eq!(forest.select().unwrap(), 1);
+        assert!(forest.select().is_err());
+        assert!(forest.expand(&[1.0; 3], &[0.0]).is_err());
+        assert!(forest.expand(&vec![1.0; NUM_ACTIONS], &[2.0]).is_err());
+        forest.abandon();
+        assert_eq!(forest.select().unwrap(), 1);
+    }
+}
