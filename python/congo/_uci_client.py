@@ -367,7 +367,7 @@ class UciProtocol:
         roots = None if root_moves is None else list(root_moves)
         for name, value in options.items():
             await self._set_option(name, value)
-        if "multipv" in (name.lower() for name in self.options):
+        if "MultiPV" in self.options:  # looked up without regard to case
             await self._set_option("MultiPV", multipv or 1, managed_ok=True)
         elif multipv not in (None, 1):
             raise EngineError("the engine has no MultiPV option")
