@@ -8,7 +8,7 @@ Used by the pytest/hypothesis tests (``tests/test_differential.py``) and by the 
   :class:`random.Random` for the soak; the tests wrap hypothesis draws, so that a failure shrinks
   (every decision is an integer that shrinks toward 0 = "simpler": fewer pieces, feature off,
   first move in sorted order, shorter game).
-* :func:`random_position` - a random *valid* position (RULES §9), weighted toward the rules that are
+* :func:`random_position` - a random *valid* position (docs/rules.md §9), weighted toward the rules that are
   easy to get wrong: monkeys with jump chains, crocodiles in and out of the river, superpawns,
   pieces of the side to move in the river (they drown), facing lions, crowded castles.
 * :func:`check_position` - compares core and oracle on one position; :func:`compare_game` plays a
@@ -103,7 +103,7 @@ class _Layout:
 
     def place(self, sq: int, piece: str) -> bool:
         """Put ``piece`` on a free square; a pawn on its promotion rank becomes a superpawn. Refused
-        once the piece's colour has 14 pieces (RULES §9, decision A21); lions are placed first."""
+        once the piece's colour has 14 pieces (docs/rules.md §9, decision A21); lions are placed first."""
         if not self.free(sq):
             return False
         same_colour = sum(
@@ -211,7 +211,7 @@ def _place_boxed(chooser: Chooser, layout: _Layout, white_to_move: bool) -> None
     """The side to move has only its lion and monkeys, hemmed in: the lion's castle neighbours hold
     its own monkeys and every square within two of them holds an enemy piece, up to the 14 pieces a
     colour may have, so it has few legal moves. (A box with no legal move at all needs more pieces
-    than RULES §9 allows; the core's unit tests check that rule on an unchecked setup.)"""
+    than docs/rules.md §9 allows; the core's unit tests check that rule on an unchecked setup.)"""
     own_castle = WHITE_CASTLE_SQUARES if white_to_move else BLACK_CASTLE_SQUARES
     other_castle = BLACK_CASTLE_SQUARES if white_to_move else WHITE_CASTLE_SQUARES
     lion = pick(chooser, own_castle)
@@ -269,12 +269,12 @@ def _place_features(chooser: Chooser, layout: _Layout, white_to_move: bool) -> N
 
 
 def random_position(chooser: Chooser) -> str:
-    """A random valid position (RULES §9) as a FEN, weighted toward the tricky rules.
+    """A random valid position (docs/rules.md §9) as a FEN, weighted toward the tricky rules.
 
     Lions in their castles (often facing, rarely one missing); monkeys with jump chains (also
     starting in the river); crowded castles; pieces of both sides (above all the side to move) in
     the river; superpawns; crocodiles in and out of the river; pawns across the river; random
-    filler; random side to move and move number (sometimes 0, which RULES §9 accepts).
+    filler; random side to move and move number (sometimes 0, which docs/rules.md §9 accepts).
     """
     layout = _Layout()
     white_to_move = not chooser.chance(0.5)  # White to move is the "simpler" answer
@@ -326,7 +326,7 @@ class Disagreement(AssertionError):
 
 def oracle_captures(board: Board, path: Path) -> set[int]:
     """The squares of the enemy pieces that a legal move (a path of the oracle) captures on ``board``
-    (RULES §4, §5): every jumped square of a monkey chain, else the target square if occupied."""
+    (docs/rules.md §4, §5): every jumped square of a monkey chain, else the target square if occupied."""
     piece = board[path[0]]
     assert piece is not None
     if piece.upper() == "M" and is_monkey_jump(path):
@@ -356,8 +356,8 @@ def core_outcome(board: congo.Board) -> OracleOutcome:
 
 def oracle_outcome(position: Position, paths: Sequence[Path], *, full: bool) -> OracleOutcome:
     """``position.outcome()``. With ``full=False`` the oracle is only asked when one of the
-    conditions of RULES §8 can hold (a lion missing, no legal move, two pieces left); otherwise the
-    outcome is None by RULES §8 and the second move generation is saved (the soak's fast path)."""
+    conditions of docs/rules.md §8 can hold (a lion missing, no legal move, two pieces left); otherwise the
+    outcome is None by docs/rules.md §8 and the second move generation is saved (the soak's fast path)."""
     if (
         full
         or not paths

@@ -154,8 +154,8 @@ def test_generated_positions(fen: str) -> None:
         ("1z5/pPp1lP1/5ep/4P1e/4L1p/2p2pP/7 b 35", ["g4e4"]),
         ("7/4l2/7/4c2/7/2p4/1M1L3 w 1", ["b1d3f5d7"]),  # §10 monkey anchor: jumps the lion
         ("3l3/7/7/7/7/7/3L3 w 1", ["d1d7"]),  # facing capture on the file
-        ("3l3/7/7/7/7/7/2L4 w 0", ["c1c2", "d7d6", "c2c3"]),  # bare lions; move number 0 (RULES §9)
-        # at the piece limit (RULES §9, A21): monkey chains through a crowd
+        ("3l3/7/7/7/7/7/2L4 w 0", ["c1c2", "d7d6", "c2c3"]),  # bare lions; move number 0 (docs/rules.md §9)
+        # at the piece limit (docs/rules.md §9, A21): monkey chains through a crowd
         ("2Ml2M/Mpp1e1M/2p1pM1/MMpeeeM/4p2/Mpp1eMM/2ML1M1 w 1", ["f1d3b1b3d5b5b7d5d3", "d7e7"]),
         ("3L3/7/7/7/7/7/7 b 3", []),  # Black's lion already captured
     ],
@@ -222,7 +222,7 @@ def _core_verdict(fen: str) -> str:
 @scaled(300)
 @given(fen=fen_inputs())
 def test_fen_input(fen: str) -> None:
-    """Core and oracle accept the same FENs (RULES §9), write them back alike, and reject the others
+    """Core and oracle accept the same FENs (docs/rules.md §9), write them back alike, and reject the others
     for the same reason (malformed: ``InvalidFenError``; invalid position: ``InvalidPositionError``)."""
     assert _core_verdict(fen) == _fen_verdict(fen)
 
@@ -237,7 +237,7 @@ def test_fen_input(fen: str) -> None:
     ],
 )
 def test_fen_input_where_the_rules_are_silent(fen: str) -> None:
-    """RULES §9 is silent on these; the project's decisions (docs/rules.md) hold on both sides:
+    """docs/rules.md §9 is silent on these; the project's decisions (docs/rules.md) hold on both sides:
     digits add up, a placement alone is White to move at move 1, the move number is 32 bits."""
     assert _core_verdict(fen) == _fen_verdict(fen)
 

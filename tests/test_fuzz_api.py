@@ -69,7 +69,7 @@ def _check_message(error: Exception) -> None:
 
 
 def _check_position(board: Board) -> None:
-    """A position that was accepted is valid: it round-trips and respects RULES §9."""
+    """A position that was accepted is valid: it round-trips and respects docs/rules.md §9."""
     assert Board(board.fen()) == board
     for color in congo.COLORS:
         assert len(board.occupied_co[color]) <= congo.MAX_PIECES_PER_COLOR

@@ -22,7 +22,7 @@ from congo import Board, InvalidPositionError, Piece, Position
 
 #: A FEN beyond the 14-pieces bound (docs/worst-case.md): about 6.3e9 monkey chains, 30 Black pieces.
 MONKEY_BOMB = "3l3/eeeeeee/1e1e1e1/eeeeeee/1e1e1e1/eeeeeee/Me1L1e1 w 1"
-#: Fourteen pieces of each colour: the most RULES §9 allows (decision A21).
+#: Fourteen pieces of each colour: the most docs/rules.md §9 allows (decision A21).
 FULL = congo.STARTING_FEN
 #: One Black pawn too many.
 FIFTEEN_BLACK = "gmelecz/ppppppp/p6/7/7/PPPPPPP/GMELECZ w 1"

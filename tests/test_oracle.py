@@ -994,7 +994,7 @@ def test_zhukovdm_state_cases() -> None:
 
 
 def test_zhukovdm_monkey_three_jump_doc_example() -> None:
-    """zk um.md: '3-long white monkey jump, white wins' (the RULES §10 monkey anchor)."""
+    """zk um.md: '3-long white monkey jump, white wins' (the docs/rules.md §10 monkey anchor)."""
     (case,) = zk_cases("game_over_in_one")
     position = pos(case["input"]["board_wits"] + " w")
     winning = [m for m in position.legal_moves() if position.play(m).outcome() is not None]

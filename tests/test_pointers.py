@@ -1,6 +1,6 @@
 """Comments and docstrings point at what a reader can open: files of the repository
-(``docs/rules.md §N``), never an issue number of a tracker the reader cannot see, nor ``RULES.md``,
-which is not in the repository (the rules are ``docs/rules.md``)."""
+(``docs/rules.md §N``), never an issue number of a tracker the reader cannot see, nor ``RULES.md``
+or a bare ``RULES §N``, which name no file of the repository (the rules are ``docs/rules.md``)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ SUFFIXES = {".py", ".pyi", ".rs", ".js", ".sh", ".toml"}
 # This file names both patterns, so it is left out of the scan.
 ISSUE_NUMBER = re.compile(r"\b[Ii]ssues? #?\d+")
 RULES_FILE = re.compile(r"(?<![\w/])RULES\.md")
+RULES_SECTION = re.compile(r"\bRULES §")
 
 
 def source_files() -> list[Path]:
@@ -41,7 +42,10 @@ def test_there_are_sources_to_read() -> None:
     assert len(source_files()) > 100
 
 
-@pytest.mark.parametrize(("pattern", "what"), [(ISSUE_NUMBER, "an issue number"), (RULES_FILE, "RULES.md")])
+@pytest.mark.parametrize(
+    ("pattern", "what"),
+    [(ISSUE_NUMBER, "an issue number"), (RULES_FILE, "RULES.md"), (RULES_SECTION, "RULES §N")],
+)
 def test_no_pointer_leads_outside_the_repository(pattern: re.Pattern[str], what: str) -> None:
     found = [
         f"{path.relative_to(ROOT)}:{number}: {line.strip()}"

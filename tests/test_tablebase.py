@@ -156,7 +156,7 @@ def test_known_values(tb: tablebase.Tablebase) -> None:
     # Bare lions facing each other on the open d-file: the side to move captures.
     assert tb.probe_dtm("3l3/7/7/7/7/7/3L3 w 1") == 1
     assert tb.probe_wdl("3l3/7/7/7/7/7/3L3 b 1") == 1
-    # Bare lions not facing: a draw by rule (RULES §8), whoever moves.
+    # Bare lions not facing: a draw by rule (docs/rules.md §8), whoever moves.
     assert tb.probe_dtm("2l4/7/7/7/7/7/3L3 w 1") == 0
     assert tb.probe_wdl("2l4/7/7/7/7/7/3L3 w 1") == 0
     # The zebra takes the lion at once; with the other side to move the lion cannot win.

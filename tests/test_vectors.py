@@ -189,7 +189,7 @@ def test_zhukovdm_drowning(case: dict[str, Any]) -> None:
 
 def test_zhukovdm_monkey_chain_in_the_river_drowns() -> None:
     """zhukovdm ContinuedMonkeyJump, as whole-chain moves: a chain that starts in the river and ends
-    in it drowns (RULES §6, decision A1); one that starts outside and ends in it survives."""
+    in it drowns (docs/rules.md §6, decision A1); one that starts outside and ends in it survives."""
     board = congo.Board("3l3/7/7/Mp1p3/7/7/3L3 w 1")
     board.push_uci("a4c4e4")
     assert board.fen() == "3l3/7/7/7/7/7/3L3 b 1"

@@ -58,7 +58,7 @@ def best_of(attempts: int, bound: float, measure: Callable[[], float]) -> tuple[
 def test_suite_is_within_the_rules() -> None:
     assert {case.id for case in CASES} >= {"most-moves", "most-replies", "slowest-search"}
     for case in CASES:
-        board = congo.Board(case.fen)  # validates: RULES §9, the 14-piece limit included
+        board = congo.Board(case.fen)  # validates: docs/rules.md §9, the 14-piece limit included
         for color in congo.COLORS:
             assert len(board.occupied_co(color)) <= 14
             assert board.lion(color) is not None

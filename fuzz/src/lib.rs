@@ -10,7 +10,7 @@ use congo_core::{
     parse_move, parse_san, san_of, zobrist, Board, Color, Move, Piece, Position, Role, Setup, Square,
 };
 
-/// The most pieces of one colour in a valid position (RULES §9, decision A21).
+/// The most pieces of one colour in a valid position (docs/rules.md §9, decision A21).
 pub const MAX_PIECES: u32 = congo_core::MAX_PIECES_PER_COLOR;
 
 /// Moves checked one by one per position (spread evenly over the list): a position can have tens of

@@ -50,7 +50,7 @@ class Status(enum.IntFlag):
     """What :meth:`Board.status` and :func:`fen_status` find wrong with a position, as python-chess's
     ``chess.Status``: ``VALID`` (no flag) or a combination of flags.
 
-    The first group is what the core's FEN validation refuses (RULES §9): a :class:`Board` never
+    The first group is what the core's FEN validation refuses (docs/rules.md §9): a :class:`Board` never
     holds such a position (every setter refuses it), so only :func:`fen_status` reports them. The
     second group is positions the core accepts but no game reaches, as python-chess's
     ``TOO_MANY_WHITE_PAWNS``: more pawns, or more of another piece, than the start position gives

@@ -1,6 +1,6 @@
 """The end of a game: :class:`Outcome` and its :class:`Termination`.
 
-The core decides every ending (RULES §8) and hands back these objects; this module only defines
+The core decides every ending (docs/rules.md §8) and hands back these objects; this module only defines
 their Python shape, as python-chess does (an ``enum.Enum`` and a frozen dataclass).
 """
 

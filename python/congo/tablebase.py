@@ -12,7 +12,7 @@
 The tables hold the *distance to mate* in plies for the side to move: to the capture of a lion, or
 to the position where the side to move has no legal move (and loses). A positive distance is a
 win, a negative one a loss, 0 a draw. Only the two lions left is a draw unless the side to move
-captures at once (RULES §8). The tables are generated in Rust on every core
+captures at once (docs/rules.md §8). The tables are generated in Rust on every core
 (:func:`generate`, or ``congo tablebase generate``), checked position by position
 (:func:`verify`), and read table by table on first use. The search uses them when given a
 directory: ``congo.Engine(tablebase_path=...)``.

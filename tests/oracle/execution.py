@@ -1,4 +1,4 @@
-"""Executing one move (RULES §7) and the drowning rule (RULES §6)."""
+"""Executing one move (docs/rules.md §7) and the drowning rule (docs/rules.md §6)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ RIVER_SQUARES = tuple(square(f, RIVER_RANK) for f in range(7))
 
 
 def drown(board: list[str | None], mover_white: bool, from_sq: int, to_sq: int) -> None:
-    """Remove the mover's drowning pieces from ``board`` in place, exactly as RULES §6::
+    """Remove the mover's drowning pieces from ``board`` in place, exactly as docs/rules.md §6::
 
         for each square s on rank 4 holding a non-crocodile piece of the mover:
             if s != to:               drown   # it was already in the river when the turn began
@@ -31,7 +31,7 @@ def drown(board: list[str | None], mover_white: bool, from_sq: int, to_sq: int) 
 
 
 def execute_move(board: Board, path: Path) -> Board:
-    """The board after playing ``path`` (RULES §7 steps 1-3), without any legality check.
+    """The board after playing ``path`` (docs/rules.md §7 steps 1-3), without any legality check.
 
     ``path`` must be a move generated for the piece on ``path[0]``. The colour of the mover is
     the colour of that piece. Steps 4-5 (win detection, switching sides, the move counter) are

@@ -1,4 +1,4 @@
-"""Position strings (RULES §9): parsing, writing and validation."""
+"""Position strings (docs/rules.md §9): parsing, writing and validation."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ MAX_FULLMOVE = 2**32 - 1
 """The largest move number (a 32-bit count); it stays there after further moves (docs/rules.md)."""
 ALL_LETTERS = PIECE_LETTERS + PIECE_LETTERS.lower()
 MAX_PIECES_PER_COLOR = 14
-"""RULES §9 (decision A21): at most 14 pieces of each colour, the lion included."""
+"""docs/rules.md §9 (decision A21): at most 14 pieces of each colour, the lion included."""
 
 
 def parse_board(text: str) -> Board:
@@ -18,7 +18,7 @@ def parse_board(text: str) -> Board:
 
     Letters ``L Z E G C M P S`` (upper case White, lower case Black); digits 1-7 count empty
     squares; each rank must sum to exactly 7. Two digits in a row simply add up (``34`` is a
-    non-canonical ``7``): RULES §9 only asks for the sum (project decision, docs/rules.md).
+    non-canonical ``7``): docs/rules.md §9 only asks for the sum (project decision, docs/rules.md).
     """
     ranks = text.split("/")
     if len(ranks) != 7:
@@ -65,7 +65,7 @@ def parse_fen(fen: str) -> tuple[Board, bool, int]:
 
     ``<board> [<w|b> [<fullmove>]]``: the side may also be ``W``/``B``; a missing counter means 1;
     any non-negative decimal counter is accepted (the Wits course data start at 0) up to
-    ``MAX_FULLMOVE``. Project decisions where RULES §9 is silent (docs/rules.md): a placement alone
+    ``MAX_FULLMOVE``. Project decisions where docs/rules.md §9 is silent (docs/rules.md): a placement alone
     means White to move at move 1, as in python-chess; the move number is a 32-bit count.
     """
     if not isinstance(fen, str):
@@ -88,7 +88,7 @@ def parse_fen(fen: str) -> tuple[Board, bool, int]:
 
 
 def validate_board(board: Board) -> None:
-    """Raise ValueError naming the problem if ``board`` is not a valid position (RULES §9).
+    """Raise ValueError naming the problem if ``board`` is not a valid position (docs/rules.md §9).
 
     * at most one lion per side, and at least one lion on the board;
     * while both lions are on the board, each stands inside its own castle (with one lion

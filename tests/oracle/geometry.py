@@ -1,4 +1,4 @@
-"""Board geometry of Congo (RULES §1): squares, river, castles, directions.
+"""Board geometry of Congo (docs/rules.md §1): squares, river, castles, directions.
 
 Squares are ints ``sq = rank_index * 7 + file_index`` (a1 = 0, g1 = 6, a2 = 7, g7 = 48).
 Everything else here is a precomputed table so that the move generators stay short.
@@ -11,7 +11,7 @@ RANKS = "1234567"
 SIZE = 7
 SQUARES = range(SIZE * SIZE)
 
-#: Rank index of the river, rank 4 (RULES §1).
+#: Rank index of the river, rank 4 (docs/rules.md §1).
 RIVER_RANK = 3
 
 
@@ -45,11 +45,11 @@ def parse_square(name: str) -> int:
 
 
 def in_river(sq: int) -> bool:
-    """Whether a square is on the river, rank 4 (RULES §1)."""
+    """Whether a square is on the river, rank 4 (docs/rules.md §1)."""
     return rank_of(sq) == RIVER_RANK
 
 
-#: The castles (RULES §1): files c-e, ranks 1-3 for White and 5-7 for Black.
+#: The castles (docs/rules.md §1): files c-e, ranks 1-3 for White and 5-7 for Black.
 WHITE_CASTLE = frozenset(square(f, r) for f in (2, 3, 4) for r in (0, 1, 2))
 BLACK_CASTLE = frozenset(square(f, r) for f in (2, 3, 4) for r in (4, 5, 6))
 
@@ -71,7 +71,7 @@ Direction = tuple[int, int]
 
 
 def forward(white: bool) -> int:
-    """Rank delta of "forward" for a colour: toward rank 7 for White (RULES §1)."""
+    """Rank delta of "forward" for a colour: toward rank 7 for White (docs/rules.md §1)."""
     return 1 if white else -1
 
 

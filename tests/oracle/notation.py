@@ -1,4 +1,4 @@
-"""Move strings (RULES §9).
+"""Move strings (docs/rules.md §9).
 
 The canonical form is the squares concatenated in lower case: ``e3e4``, ``d1d6``, and for a
 monkey chain every landing square, ``b5b3d3f5``. On input the MindSports forms ``d2-e3``,

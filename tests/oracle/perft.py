@@ -1,4 +1,4 @@
-"""Perft: count the leaf nodes of the legal-move tree (RULES §10 anchors)."""
+"""Perft: count the leaf nodes of the legal-move tree (docs/rules.md §10 anchors)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ def perft(position: Position, depth: int) -> int:
     """Number of move sequences of length ``depth`` from ``position`` (depth 0 = 1).
 
     A position with a lion missing has no legal moves, so it contributes nothing below it.
-    Bare lions and repetitions are adjudications and do not stop the count (RULES §8).
+    Bare lions and repetitions are adjudications and do not stop the count (docs/rules.md §8).
     """
     if depth < 0:
         raise ValueError(f"depth must be non-negative, got {depth}")

@@ -1,4 +1,4 @@
-"""Moves of each piece type (RULES §4) and monkey jump chains (RULES §5).
+"""Moves of each piece type (docs/rules.md §4) and monkey jump chains (docs/rules.md §5).
 
 Every generator takes ``(board, sq, white)``: the 49-entry board (``None`` or a piece letter,
 upper case = White), the square of the moving piece and its colour. It returns the piece's
@@ -6,7 +6,7 @@ moves as *paths*: tuples of squares ``(from, to)`` for a single-leg move, or ``(
 land2, ...)`` for a monkey chain. A path's string form is its square names concatenated.
 
 No generator looks at whose turn it is or whether the lions are present; that is the job of
-``Position.legal_moves`` (RULES §3, §8). There is no check in Congo, so these are the legal moves.
+``Position.legal_moves`` (docs/rules.md §3, §8). There is no check in Congo, so these are the legal moves.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def _targets_to_paths(sq: int, targets: list[int]) -> list[Path]:
 def lion_moves(board: Board, sq: int, white: bool) -> list[Path]:
     """Lion: king step (move or capture) inside its own castle, plus the facing capture.
 
-    Facing capture (RULES §4): walk the three forward rays (N, NE, NW for White; S, SE, SW for
+    Facing capture (docs/rules.md §4): walk the three forward rays (N, NE, NW for White; S, SE, SW for
     Black) over empty squares; if the first piece met is the enemy lion, capturing it is legal.
     The lion never flies to an empty square.
     """
@@ -144,13 +144,13 @@ def crocodile_moves(board: Board, sq: int, white: bool) -> list[Path]:
 
 
 def monkey_moves(board: Board, sq: int, white: bool) -> list[Path]:
-    """Monkey: NON-capturing king step, or a jump chain (RULES §5)."""
+    """Monkey: NON-capturing king step, or a jump chain (docs/rules.md §5)."""
     steps: list[Path] = [(sq, t) for t in KING_STEPS[sq] if board[t] is None]
     return steps + monkey_chains(board, sq, white)
 
 
 def monkey_chains(board: Board, start: int, white: bool) -> list[Path]:
-    """Every jump chain of the monkey on ``start``, each prefix a move of its own (RULES §5).
+    """Every jump chain of the monkey on ``start``, each prefix a move of its own (docs/rules.md §5).
 
     1. A jump goes over an adjacent enemy piece (8 directions) to the square immediately
        beyond, which must be on the board and empty. No jumping friends or empty squares.

@@ -1,4 +1,4 @@
-"""A Congo position: board, side to move and move number, with the rules of RULES §3, §7, §8."""
+"""A Congo position: board, side to move and move number, with the rules of docs/rules.md §3, §7, §8."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ class Position:
 
     @classmethod
     def from_fen(cls, fen: str, *, validate: bool = True) -> Position:
-        """Parse a FEN. With ``validate=False`` the position checks of RULES §9 (lion count,
+        """Parse a FEN. With ``validate=False`` the position checks of docs/rules.md §9 (lion count,
         lions in castles, unpromoted pawns) are skipped, so that single-piece boards without
         lions can be loaded for :func:`piece_moves`; the syntax is still checked."""
         board, turn, fullmove = parse_fen(fen)
@@ -59,14 +59,14 @@ class Position:
     # ------------------------------------------------------------------ moves (§3, §4, §5)
 
     def has_both_lions(self) -> bool:
-        """Whether both lions are on the board (otherwise the game is decided, RULES §8)."""
+        """Whether both lions are on the board (otherwise the game is decided, docs/rules.md §8)."""
         return "L" in self.board and "l" in self.board
 
     def legal_paths(self) -> list[Path]:
         """All legal moves as paths, in generation order.
 
-        There is no check (RULES §3): every generated move is legal. A position with a lion
-        missing is decided and has no legal moves (RULES §8).
+        There is no check (docs/rules.md §3): every generated move is legal. A position with a lion
+        missing is decided and has no legal moves (docs/rules.md §8).
         """
         if not self.has_both_lions():
             return []
@@ -83,7 +83,7 @@ class Position:
         return sorted(move_string(path) for path in self.legal_paths())
 
     def play_path(self, path: Path) -> Position:
-        """The position after a move given as a path, WITHOUT checking its legality (RULES §7).
+        """The position after a move given as a path, WITHOUT checking its legality (docs/rules.md §7).
 
         The mover is the colour of the piece on ``path[0]``; the turn passes to the other side
         and the move number increases after Black's move.
@@ -109,7 +109,7 @@ class Position:
     # ------------------------------------------------------------------ end of game (§8)
 
     def outcome(self) -> Outcome | None:
-        """The history-free part of RULES §8.
+        """The history-free part of docs/rules.md §8.
 
         * ``("LION_CAPTURED", winner)``: a lion is missing; its owner has lost.
         * ``("NO_LEGAL_MOVES", winner)``: both lions present and the side to move has no legal

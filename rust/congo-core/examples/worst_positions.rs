@@ -12,7 +12,7 @@
 //! Given a FEN, the annealing starts from it with a colder schedule (to improve a known position);
 //! `probe` times the search on the given positions.
 //!
-//! Every candidate passes the core's own validation (`Position::from_setup`: RULES §9, with at most
+//! Every candidate passes the core's own validation (`Position::from_setup`: docs/rules.md §9, with at most
 //! 14 pieces of each colour by decision A21), has both lions on the board (so in their castles) and
 //! White to move (the mirror image of a position is exactly as hard, so one side is enough).
 //!

@@ -1,4 +1,4 @@
-//! Position strings (RULES §9): `<rank7>/<rank6>/…/<rank1> <w|b> <fullmove>`.
+//! Position strings (docs/rules.md §9): `<rank7>/<rank6>/…/<rank1> <w|b> <fullmove>`.
 //!
 //! Parsing is lenient where docs/rules.md asks for it (a missing move number means 1; `W`/`B` are accepted;
 //! any non-negative move number) and precise about everything else: each error says which rank, which

@@ -1,8 +1,8 @@
 //! Moves: a path of squares plus what the move captures.
 //!
-//! A move is identified by its path (RULES §5.8): the from-square and every landing square. Single-leg
-//! moves store `from` and `to`; a monkey chain of two or more jumps also stores the direction of each
-//! jump, three bits per jump. A chain jumps each enemy piece at most once and its landing squares share
+//! A move is identified by its path (docs/rules.md §5.8): the from-square and every landing square.
+//! Single-leg moves store `from` and `to`; a monkey chain of two or more jumps also stores the direction of
+//! each jump, three bits per jump. A chain jumps each enemy piece at most once and its landing squares share
 //! the start square's file and rank parity, so it has at most 33 jumps: 99 bits fit in a `u128`.
 
 use core::fmt;

@@ -1,4 +1,4 @@
-//! Move notation (RULES §9): squares concatenated in lower case (`e3e4`, `b1d3f5`).
+//! Move notation (docs/rules.md §9): squares concatenated in lower case (`e3e4`, `b1d3f5`).
 //!
 //! On input the MindSports forms `d2-e3`, `d2xe3`, `a2-c4-c6x` and the comma form `b1d3,d3f5` are
 //! accepted too, in either case.

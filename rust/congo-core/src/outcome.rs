@@ -1,4 +1,4 @@
-//! The end of the game (RULES §8): by the rules alone ([`Position::outcome`]: a captured lion, no
+//! The end of the game (docs/rules.md §8): by the rules alone ([`Position::outcome`]: a captured lion, no
 //! legal move, bare lions), and with a game's history ([`Position::game_outcome`]: a claimed
 //! threefold repetition, a caller's ply limit).
 
@@ -120,9 +120,9 @@ mod tests {
 
     #[test]
     fn no_legal_moves_loses() {
-        // The smallest box we found for a lion and its pieces needs 15 enemy pieces, more than RULES
-        // §9 allows (decision A21): no valid position has a side without a move. The rule is still
-        // implemented, and tested on an unchecked setup.
+        // The smallest box we found for a lion and its pieces needs 15 enemy pieces, more than
+        // docs/rules.md §9 allows (decision A21): no valid position has a side without a move. The
+        // rule is still implemented, and tested on an unchecked setup.
         let setup = parse_setup("3l3/7/7/pppppp1/1ppppp1/ppMMpp1/1sLMss1 w 1").unwrap();
         assert!(Position::from_setup(setup).is_err());
         let p = Position::from_setup_unchecked(setup);

@@ -1,4 +1,4 @@
-//! Game states: an unvalidated [`Setup`] and a validated [`Position`], and move execution (RULES §7).
+//! Game states: an unvalidated [`Setup`] and a validated [`Position`], and move execution (docs/rules.md §7).
 
 use core::fmt;
 
@@ -28,7 +28,7 @@ impl Setup {
 }
 
 impl Setup {
-    /// Every reason this setup is not a valid position (RULES §9), not just the first that
+    /// Every reason this setup is not a valid position (docs/rules.md §9), not just the first that
     /// [`Position::from_setup`] reports (which is always the first of these): empty exactly when
     /// the setup is valid. For status reports (`Board.status()` in Python).
     pub fn problems(&self) -> Vec<PositionError> {
@@ -71,7 +71,7 @@ impl Setup {
     /// python-chess-style status flags: more pawns and superpawns, or more of another piece, than a
     /// side starts with (no rule adds a piece; a pawn only becomes a superpawn), or more than one
     /// piece other than a crocodile of the side that just moved in the river (all but the one that
-    /// entered it with that move have drowned, RULES §6).
+    /// entered it with that move have drowned, docs/rules.md §6).
     pub fn unreachable(&self) -> Vec<Unreachable> {
         let board = &self.board;
         let start = Board::start();
@@ -113,12 +113,12 @@ impl Default for Setup {
     }
 }
 
-/// The most pieces one colour may have, its lion included (RULES §9, decision A21): the starting
+/// The most pieces one colour may have, its lion included (docs/rules.md §9, decision A21): the starting
 /// count. No rule ever adds a piece, and the bound keeps the number of monkey chains, which grows
 /// exponentially with the pieces a monkey can jump, small enough to enumerate.
 pub const MAX_PIECES_PER_COLOR: u32 = 14;
 
-/// Why a placement is not a position this project plays from (RULES §9).
+/// Why a placement is not a position this project plays from (docs/rules.md §9).
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
 pub enum PositionError {
     /// A colour has more than [`MAX_PIECES_PER_COLOR`] pieces.
@@ -231,7 +231,7 @@ impl Position {
         Position::from_setup(Setup::start()).unwrap_or_else(|_| unreachable!("the start position is valid"))
     }
 
-    /// Validates a setup (RULES §9): at most [`MAX_PIECES_PER_COLOR`] pieces of each colour; at most
+    /// Validates a setup (docs/rules.md §9): at most [`MAX_PIECES_PER_COLOR`] pieces of each colour; at most
     /// one lion per side and at least one on the board; while both lions are on the board each
     /// stands in its own castle; no pawn on its far rank.
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
@@ -364,7 +364,7 @@ impl Position {
     }
 
     /// The position after the null move (python-chess's `Move.null()`): the turn passes and the
-    /// move number advances as after any move, and drowning (RULES §6) applies to the mover as
+    /// move number advances as after any move, and drowning (docs/rules.md §6) applies to the mover as
     /// after any move: no piece entered the river on this move, so every non-crocodile piece of the
     /// mover standing in the river drowns. A null move uses up the one turn a piece may spend in
     /// the river, as python-chess's null move uses up an en passant right; a pass that kept them
@@ -396,7 +396,7 @@ impl Position {
         Ok(self.play_unchecked(&self.find_move(path)?))
     }
 
-    /// Plays a move generated for this position (RULES §7): captures, promotion, drowning, counters.
+    /// Plays a move generated for this position (docs/rules.md §7): captures, promotion, drowning, counters.
     ///
     /// The move must come from this position's move generator; anything else gives an unspecified
     /// (but memory-safe) position.

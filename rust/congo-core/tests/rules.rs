@@ -476,7 +476,7 @@ fn fen_accepts_a_lone_lion_anywhere() {
 
 #[test]
 fn fen_rejects_more_than_fourteen_pieces_of_a_colour() {
-    // RULES §9, decision A21: at most 14 pieces of each colour, the lion included.
+    // docs/rules.md §9, decision A21: at most 14 pieces of each colour, the lion included.
     assert_eq!(
         position_error("3l3/eeeeeee/1e1e1e1/eeeeeee/1e1e1e1/eeeeeee/Me1L1e1 w 1"),
         PositionError::TooManyPieces { color: Color::Black, count: 30 }

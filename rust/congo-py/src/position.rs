@@ -319,7 +319,7 @@ fn filtered<'py>(
     PyPosition::move_list(py, &moves)
 }
 
-/// Every reason a position string's placement is not a valid position (RULES §9), as
+/// Every reason a position string's placement is not a valid position (docs/rules.md §9), as
 /// `(kind, color, message)`: `kind` one of `too_many_pieces`, `no_lions`, `too_many_lions`,
 /// `lion_outside_castle`, `pawn_on_far_rank`, and for placements accepted but unreachable
 /// (`Setup::unreachable`) `too_many_pawns`, `impossible_material`, `impossible_river`; `color` the

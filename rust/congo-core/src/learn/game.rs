@@ -409,7 +409,7 @@ impl Game {
         self.played.push(m);
         self.plies += 1;
         if repetition::is_irreversible(&before, self.position.board()) {
-            // No earlier position can occur again (RULES §8, `rules::repetition`).
+            // No earlier position can occur again (docs/rules.md §8, `rules::repetition`).
             self.history.clear();
         }
         self.history.push(self.position.zobrist_hash());

@@ -15,7 +15,7 @@
 //! | 22    | a monkey chain is under way: the square the chain started from              |
 //!
 //! During a chain the piece planes show the board as it stands mid-move: the monkey on its current
-//! square and the pieces it jumped removed (RULES §5.6: removing them at once changes nothing).
+//! square and the pieces it jumped removed (docs/rules.md §5.6: removing them at once changes nothing).
 
 use crate::bitboard::Bitboard;
 use crate::board::Board;

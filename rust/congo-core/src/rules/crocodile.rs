@@ -1,5 +1,5 @@
-//! Crocodile (RULES §4): a king step, move or capture, anywhere. Out of the river it also slides along
-//! its file toward the river over empty squares, stopping at the first piece (capturing it if it is an
+//! Crocodile (docs/rules.md §4): a king step, move or capture, anywhere. Out of the river it also slides
+//! along its file toward the river over empty squares, stopping at the first piece (capturing it if it is an
 //! enemy) or on the river square; never past the river. In the river it slides along rank 4 both ways,
 //! capturing the first enemy met. It never drowns.
 

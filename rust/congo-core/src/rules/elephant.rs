@@ -1,5 +1,5 @@
-//! Elephant (RULES §4): a leap of one or two squares orthogonally, move or capture at either distance.
-//! The two-square leap ignores the square in between.
+//! Elephant (docs/rules.md §4): a leap of one or two squares orthogonally, move or capture at either
+//! distance. The two-square leap ignores the square in between.
 
 use super::Sides;
 use crate::bitboard::Bitboard;

@@ -1,4 +1,4 @@
-//! Giraffe (RULES §4): a non-capturing king step, plus a leap of exactly two squares in any of the
+//! Giraffe (docs/rules.md §4): a non-capturing king step, plus a leap of exactly two squares in any of the
 //! eight directions (move or capture; the middle square is ignored).
 
 use super::Sides;

@@ -1,4 +1,4 @@
-//! Lion (RULES §4): a king step, move or capture, to a square inside its own castle; and the facing
+//! Lion (docs/rules.md §4): a king step, move or capture, to a square inside its own castle; and the facing
 //! capture: when the enemy lion is the first piece met along the lion's file or a forward diagonal
 //! (c3–d4–e5, e3–d4–c5), the lion captures it by moving onto it. It never flies to an empty square.
 

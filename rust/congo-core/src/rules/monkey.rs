@@ -1,4 +1,4 @@
-//! Monkey (RULES §4, §5): a non-capturing king step, or a chain of jumps.
+//! Monkey (docs/rules.md §4, §5): a non-capturing king step, or a chain of jumps.
 //!
 //! A jump goes over an adjacent enemy piece to the empty square just beyond, capturing it. After each
 //! jump the player may stop or jump again, so every prefix of a chain is a move of its own. Each enemy

@@ -1,4 +1,4 @@
-//! Pawn (RULES §4): one square straight or diagonally forward, move or capture. Only when across the
+//! Pawn (docs/rules.md §4): one square straight or diagonally forward, move or capture. Only when across the
 //! river (never while in it) also one or two squares straight back, move only, without jumping.
 //! Promotion: a pawn arriving on its far rank becomes a superpawn at once.
 

@@ -1,4 +1,4 @@
-//! Repetition (RULES §8): the same position, placement and side to move, occurring again.
+//! Repetition (docs/rules.md §8): the same position, placement and side to move, occurring again.
 //!
 //! Pieces are only ever removed (captured or drowned) and pawns only ever promoted, never the other
 //! way round. So the number of pieces and the number of pawns never grow in a game, and a move that

@@ -1,4 +1,4 @@
-//! The river and drowning (RULES §6).
+//! The river and drowning (docs/rules.md §6).
 //!
 //! After a move's captures and promotion, every non-crocodile piece of the mover standing on rank 4
 //! drowns, unless it entered the river on this very move from outside it:

@@ -1,4 +1,4 @@
-//! Superpawn (RULES §4): every forward move and capture of a pawn, one square sideways (move or
+//! Superpawn (docs/rules.md §4): every forward move and capture of a pawn, one square sideways (move or
 //! capture), and anywhere on the board one or two squares straight or diagonally back, move only,
 //! without jumping.
 

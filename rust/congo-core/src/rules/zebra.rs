@@ -1,4 +1,4 @@
-//! Zebra (RULES §4): a knight leap, move or capture.
+//! Zebra (docs/rules.md §4): a knight leap, move or capture.
 
 use super::Sides;
 use crate::bitboard::Bitboard;

@@ -346,7 +346,7 @@ fn first_look(
         return s.settle(index, win);
     }
     if bare {
-        // Bare lions that cannot capture at once: a draw by rule (RULES §8).
+        // Bare lions that cannot capture at once: a draw by rule (docs/rules.md §8).
         return Ok(());
     }
     if !f.cannot_lose && f.quiet == 0 {

@@ -10,7 +10,7 @@
 //!
 //! The metric is the distance to mate in plies: to the capture of a lion, or to the position where
 //! the side to move has no legal move (and loses). Only the two lions left is a draw unless the side
-//! to move captures at once (RULES §8). The file format and the index layout are documented in
+//! to move captures at once (docs/rules.md §8). The file format and the index layout are documented in
 //! [`format`](mod@format) and [`layout`] and in `docs/tablebase.md`.
 //!
 //! ```no_run

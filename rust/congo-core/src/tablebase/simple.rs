@@ -76,7 +76,7 @@ fn evaluate(
     Ok(if capture {
         Some(Dtm::Win(1))
     } else if bare {
-        // Bare lions without an immediate capture: a draw (RULES §8), known at once.
+        // Bare lions without an immediate capture: a draw (docs/rules.md §8), known at once.
         Some(Dtm::Draw)
     } else if !any {
         Some(Dtm::Loss(0))

@@ -53,7 +53,7 @@ pub(crate) fn expected_value(pos: &Position, tb: &Tablebase) -> Result<Dtm, Mate
         let value = if (m.captured & their_lion).any() {
             Dtm::Win(1)
         } else if bare {
-            // Bare lions: only an immediate capture decides (RULES §8).
+            // Bare lions: only an immediate capture decides (docs/rules.md §8).
             Dtm::Draw
         } else {
             let child = pos.play_unchecked(&m);
