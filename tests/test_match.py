@@ -387,3 +387,19 @@ def test_cli_options_in_any_order_and_the_defaults_in_help(capsys: pytest.Captur
     assert "a uci: or engine: player without time/depth/nodes gets time=0.1 s a move" in text
     assert "--timemargin MS" in text
     assert "--openings-order {sequential,random}" in text
+
+
+def test_cli_refuses_replayed_pairs_unless_allowed(tmp_path: Path) -> None:
+    suite = tmp_path / "three.txt"
+    suite.write_text("\n".join(_opening_fens(3)) + "\n")
+    command = [*CONGO, "match", "engine:depth=1", "engine:depth=2", "--openings", str(suite), "--games", "10"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2
+    assert run.stdout == ""  # refused before the first game
+    assert run.stderr.count("\n") == 1
+    assert "5 pairs over 3 distinct openings replay 2 pairs" in run.stderr
+    run = subprocess.run([*command, "--allow-repeats"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.startswith("warning: engine:depth=1 and engine:depth=2 are deterministic")
+    assert "(6 games)" in run.stdout
+    assert "4 replayed games not counted (each distinct pair once)" in run.stdout
