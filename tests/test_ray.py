@@ -145,3 +145,14 @@ def test_match_on_the_cluster_plays_the_same_games(cluster: str) -> None:
     in_order = sorted(threaded.games, key=lambda g: g.index)
     assert [g.board.move_stack for g in on_ray.games] == [g.board.move_stack for g in in_order]
     assert (on_ray.wins, on_ray.draws, on_ray.losses) == (threaded.wins, threaded.draws, threaded.losses)
+
+
+def test_a_tournament_on_the_cluster_plays_the_same_games(cluster: str) -> None:
+    from congo import match
+
+    players = ["random", "greedy", "engine:depth=1,hash=1"]
+    threaded = match.run_tournament(players, games=2, opening_plies=2, max_plies=40, concurrency=2)
+    on_ray = match.run_tournament(players, games=2, opening_plies=2, max_plies=40, ray=cluster)
+    assert on_ray.numbers == threaded.numbers
+    assert [g.board.move_stack for g in on_ray.games] == [g.board.move_stack for g in threaded.games]
+    assert on_ray.table() == threaded.table()

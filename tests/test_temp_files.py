@@ -306,6 +306,7 @@ BENCHES = {
     "benches/learning.py": ("--out", "bench_encoding"),
     "benches/make_openings.py": ("--out", "match.make_openings"),
     "benches/tablebase_facts.py": ("--docs", "tablebase.stats"),
+    "benches/time_losses.py": ("--out", "run"),
 }
 
 

@@ -176,6 +176,18 @@ def test_a_crashed_engine_loses_its_game_and_is_started_anew(tmp_path: Path) -> 
     assert len(_logs(tmp_path, "crash")) == 3  # a new process for each game after a crash
 
 
+def test_an_engine_that_stops_answering_is_replaced_for_its_next_game(tmp_path: Path) -> None:
+    hanging = _proxy(tmp_path, "hang", [sys.executable, str(FOREIGN), "--mode", "hang"])
+    result = match.run_match(
+        match.parse_player(f"uci[time=0.05]:{hanging}"), match.parse_player("random"), games=2, openings=START
+    )
+    assert result.losses == 2
+    assert all(isinstance(game.outcome, match.Adjudicated) for game in result.games)
+    logs = _logs(tmp_path, "hang")
+    assert len(logs) == 2  # the one that hung was not asked to play again
+    assert all(any(line.startswith("go") for line in log) for log in logs)
+
+
 def _flaky(tmp_path: Path) -> str:
     """An engine that crashes in each game, and whose second start fails outright."""
     script = tmp_path / "flaky.py"
