@@ -591,3 +591,21 @@ def test_an_engines_warning_is_logged_as_a_warning(
     with caplog.at_level("WARNING", logger="congo.engine"):
         congo_engine.play(congo.Board(), Limit(depth=1))
     assert not [r for r in caplog.records if "no effect" in r.getMessage()]
+
+
+def test_a_ctrl_c_during_a_call_stops_the_search_and_the_engine_answers_the_next_one(
+    congo_engine: SimpleEngine,
+) -> None:
+    # The blocking wrapper cancels the call on the engine's loop, as cancelling a task does: the
+    # engine is told stop, and the next call reads that search's bestmove before its own.
+    process = congo_engine._connection.process
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # even when started with it ignored
+    timer = threading.Timer(0.5, signal.raise_signal, (signal.SIGINT,))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        congo_engine.play(congo.Board(), Limit())  # no limit: only stop ends it
+    timer.join()
+    board = congo.Board()
+    assert congo_engine.play(board, Limit(depth=2)).move in board.legal_moves
+    assert process.poll() is None  # the same process, never killed
+    assert congo_engine._connection.process is process

@@ -588,8 +588,8 @@ class _EngineProcess(asyncio.SubprocessProtocol):
             if self._own_group:  # the engine and whatever it started
                 with contextlib.suppress(OSError):
                     os.killpg(self.pid, signal.SIGKILL)
-            with contextlib.suppress(OSError):
-                os.kill(self.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):  # Windows has no SIGKILL: any signal terminates
+                os.kill(self.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
         with contextlib.suppress(RuntimeError):  # a loop already closed has nobody to wake
             self._loop.call_soon_threadsafe(self._wake_all)
 
