@@ -83,11 +83,50 @@ def client() -> Iterator[tuple[TestClient, str]]:
         yield test_client, token
 
 
+def _seen(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
+    """A message as the page sees it. A state carries the move list's entries from the first that
+    changed (``moves_from`` of them kept) and the board only when it changed: its ``moves`` here is
+    the whole list rebuilt from the states before it (``sent``: what it carried), its drawings the
+    last ones sent. Every change must apply to the version the tab has (a gap fails the test)."""
+    if message["type"] == "analysis":
+        # The board with the best move's arrow comes only when the arrow changes.
+        drawn = getattr(ws, "congo_analysis", {})
+        if message["fen"] != drawn.get("fen"):
+            drawn = {"fen": message["fen"]}
+        drawn.update({key: value for key, value in message.items() if key.startswith("svg_")})
+        ws.congo_analysis = drawn
+        return {**drawn, **message}
+    if message["type"] != "state":
+        return message
+    line = getattr(ws, "congo_line", None)
+    if message["full"]:
+        moves = list(message["moves"])
+        assert "svg_white" in message or "svg_black" in message  # the drawing for the tab's side
+        assert message["moves_from"] == 0
+    else:
+        assert line is not None, "a change before any whole state"
+        version, old, _ = line
+        assert message["base"] == version, (
+            f"a gap: a change to version {message['base']}, the tab has {version}"
+        )
+        assert message["moves_from"] <= len(old)
+        moves = old[: message["moves_from"]] + message["moves"]
+    assert len(moves) == message["length"]
+    drawings = {key: value for key, value in message.items() if key.startswith("svg_")}
+    redrawn = bool(drawings)
+    if not redrawn:
+        assert line is not None
+        drawings = line[2]
+    ws.congo_line = (message["version"], moves, drawings)
+    return {**message, **drawings, "moves": moves, "sent": message["moves"], "redrawn": redrawn}
+
+
 def _receive(ws: Any, kind: str) -> dict[str, Any]:
-    """The next message of a kind (others, such as analysis, are skipped)."""
+    """The next message of a kind (others, such as analysis, are skipped), as the page sees it."""
     for _ in range(500):
         message = ws.receive_json()
         assert isinstance(message, dict)
+        message = _seen(ws, message)
         if message["type"] == kind:
             return message
     raise AssertionError(f"no {kind} message")
@@ -502,7 +541,7 @@ def test_a_position_with_the_most_moves_is_bounded(client: tuple[TestClient, str
     http, token = client
     with http.websocket_connect(f"/ws?token={token}&fen={MOST_MOVES_FEN}") as worst:
         text = worst.receive_text()
-        state = json.loads(text)
+        state = _seen(worst, json.loads(text))
         assert (state["type"], state["fen"]) == ("state", MOST_MOVES_FEN)
         assert (state["legal"], state["legal_count"]) == (None, 25_786)
         assert len(text) < 100_000
@@ -676,7 +715,7 @@ def test_a_request_that_never_ends_is_timed_out(monkeypatch: pytest.MonkeyPatch)
 def _engine_reply(ws: Any, plies: int) -> dict[str, Any]:
     """The state once the line has ``plies`` moves; an engine that failed fails the test."""
     while True:
-        message = ws.receive_json()
+        message = _seen(ws, ws.receive_json())
         assert "engine failed" not in message.get("message", ""), message
         if message["type"] == "state" and len(message["moves"]) >= plies:
             return dict(message)
@@ -726,6 +765,274 @@ def test_takeback_while_the_engine_thinks_gets_a_move(client: tuple[TestClient, 
             assert state["turn"] == "w"
             ws.send_json({"type": "new", "mode": "play", "side": "white", "limit": "time:1"})
             assert _receive(ws, "state")["moves"] == []
+
+
+# -- states as changes, win/draw/loss, arrows ------------------------------------------------------------
+
+
+def _long_record(plies: int) -> pgn.Game:
+    """A game of ``plies`` moves that does not end (seeded random moves, captures last; none that
+    ends it)."""
+    import random
+
+    rng = random.Random(7)
+    board = congo.Board()
+    record = pgn.Game()
+    node: pgn.GameNode = record
+
+    def takes(move: congo.Move) -> bool:
+        men = len(board.piece_map())
+        board.push(move)
+        fewer = len(board.piece_map()) < men
+        board.pop()
+        return fewer
+
+    while board.ply() < plies:
+        moves = sorted(board.legal_moves, key=lambda m: m.uci())
+        rng.shuffle(moves)
+        moves.sort(key=takes)
+        for move in moves:
+            board.push(move)
+            if board.outcome(claim_draw=True) is None:
+                break
+            board.pop()
+        else:
+            raise AssertionError("every move ends the game")
+        node = node.add_variation(move)
+    return record
+
+
+def test_states_carry_what_changed_not_the_whole_list(client: tuple[TestClient, str]) -> None:
+    """In a game of 300 plies a move's state carried the SAN of all 300 moves before it and both
+    drawings: each state now carries the entries from the first that changed, and the drawings only
+    when the board drawn changed; the tab rebuilds the list (``_seen`` checks every change applies
+    to the version it has)."""
+    http, token = client
+    record = str(_long_record(300))
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        _receive(ws, "state")
+        ws.send_json({"type": "load", "text": record})
+        loaded = _receive(ws, "state")
+        assert loaded["full"]
+        assert len(loaded["sent"]) == 300
+        ws.send_json({"type": "goto", "ply": 300})
+        end = _receive(ws, "state")
+        assert (end["sent"], end["moves_from"], end["version"]) == ([], 300, loaded["version"])
+        assert end["redrawn"]  # the board shown changed
+        played = sorted(congo.Board(end["fen"]).legal_moves, key=lambda m: m.uci())[0]
+        ws.send_json({"type": "move", "move": played.uci()})
+        moved = _receive(ws, "state")
+        assert (moved["base"], moved["version"]) == (end["version"], end["version"] + 1)
+        assert moved["moves_from"] == 300
+        assert [m["uci"] for m in moved["sent"]] == [played.uci()]
+        assert moved["length"] == len(moved["moves"]) == 301
+        assert moved["redrawn"]
+        # A change that leaves the board as it was (the analysis's lines): no drawings, no entries.
+        ws.send_json({"type": "multipv", "count": 2})
+        same = _receive(ws, "state")
+        assert (same["sent"], same["version"], same["fen"]) == ([], moved["version"], moved["fen"])
+        assert not same["redrawn"]
+        # A takeback: the list is cut, nothing sent but where.
+        ws.send_json({"type": "takeback"})
+        back = _receive(ws, "state")
+        assert (back["moves_from"], back["sent"], back["length"]) == (300, [], 300)
+        assert back["moves"] == loaded["moves"]
+        assert back["redrawn"]
+        # A new game: the list from nothing, a whole state.
+        ws.send_json({"type": "new", "mode": "analyse"})
+        fresh = _receive(ws, "state")
+        assert fresh["full"]
+        assert fresh["moves"] == []
+        assert fresh["moves_from"] == 0
+
+
+def test_the_drawings_come_only_when_the_board_drawn_changed(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        _receive(ws, "state")
+        ws.send_json({"type": "multipv", "count": 2})  # the same board
+        raw = ws.receive_json()
+        while raw["type"] != "state":
+            raw = ws.receive_json()
+        assert "svg_white" not in raw
+        assert "svg_black" not in raw
+        ws.send_json({"type": "move", "move": "b1b2"})
+        raw = ws.receive_json()
+        while raw["type"] != "state":
+            raw = ws.receive_json()
+        assert raw["svg_white"].startswith("<svg")
+        assert "svg_black" not in raw  # the tab shows the board from White's side: its drawing alone
+
+
+def test_each_tab_is_sent_the_board_from_its_side(client: tuple[TestClient, str]) -> None:
+    """Both drawings went to every tab; each tab is now sent the one from its side (it says which
+    when it turns the board), serialised once for all the tabs of a side."""
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}&side=black") as black:
+        state = _receive(black, "state")
+        assert "svg_black" in state
+        assert "svg_white" not in state
+        assert state["svg_black"] == str(congo.svg.board(congo.Board(CHAIN_FEN), orientation=congo.BLACK))
+        with http.websocket_connect(f"/ws?token={token}&game={state['game']}") as white:
+            joined = _receive(white, "state")
+            assert "svg_white" in joined
+            assert "svg_black" not in joined
+            white.send_json({"type": "move", "move": "b1b2"})
+            for tab, own, other in ((black, "svg_black", "svg_white"), (white, "svg_white", "svg_black")):
+                moved = _receive(tab, "state")
+                assert moved["redrawn"]
+                assert own in moved
+                assert other not in moved
+            black.send_json({"type": "view", "side": "white"})
+            drawing = _receive(black, "drawing")
+            board = congo.Board(CHAIN_FEN)
+            board.push_uci("b1b2")
+            assert drawing["fen"] == board.fen()
+            assert "svg_white" in drawing
+            assert "svg_black" not in drawing
+            black.send_json({"type": "move", "move": "e6e5"})
+            assert "svg_white" in _receive(black, "state")
+            black.send_json({"type": "view", "side": "sideways"})
+            assert "side" in _receive(black, "error")["message"]
+
+
+def test_a_tab_that_finds_a_gap_gets_the_whole_state(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        _receive(ws, "state")
+        for uci in ("b1b2", "e6e5"):
+            ws.send_json({"type": "move", "move": uci})
+            last = _receive(ws, "state")
+        ws.send_json({"type": "sync"})
+        whole = ws.receive_json()
+        while whole["type"] != "state":
+            whole = ws.receive_json()
+        assert whole["full"]
+        assert whole["base"] is None
+        assert [m["uci"] for m in whole["moves"]] == ["b1b2", "e6e5"]
+        assert (whole["version"], whole["fen"]) == (last["version"], last["fen"])
+        assert whole["svg_white"].startswith("<svg")
+
+
+def test_a_change_replacing_an_unsent_state_is_sent_whole() -> None:
+    """A tab's queue replaces a state it has not sent with the next: the tab never sees the one
+    replaced, so the next is sent whole (a change to a version the tab never had would be a gap)."""
+    import asyncio
+
+    from congo.serve.session import BoardSession, Subscriber
+
+    _, hub, _ = _test_app()
+    loop = asyncio.new_event_loop()
+    try:
+        game = BoardSession(hub, "slow")
+        tab = Subscriber(loop)
+        game.subscribers.add(tab)
+        with game.lock:  # played against the engine: only states are queued (no analysis)
+            game.new_game("play", True, "nodes:1", congo.Board())
+        loop.run_until_complete(asyncio.sleep(0))
+        tab.pending.clear()  # sent: the tab has the game's first state
+        for uci in ("c2c3", "e2e3"):
+            with game.lock:
+                game.enter_move(uci)
+                thinking = game.think_thread
+            assert thinking is not None
+            thinking.join(60)  # the engine's reply, another state
+            assert not thinking.is_alive()
+        loop.run_until_complete(asyncio.sleep(0))
+        assert len(tab.pending) == 1
+        sent = json.loads(tab.pending[0][1] or "")
+        assert sent["full"]
+        assert sent["moves"] == game.state(whole=True)["moves"]
+        assert [m["uci"] for m in sent["moves"]][::2] == ["c2c3", "e2e3"]
+        assert sent["svg_white"].startswith("<svg")
+    finally:
+        loop.close()
+
+
+def test_analysis_sends_its_board_when_the_best_move_changes(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={congo.STARTING_FEN}&mode=analyse") as ws:
+        game = _receive(ws, "state")["game"]
+        seen: list[dict[str, Any]] = []
+        while not seen or seen[-1]["depth"] < 3:
+            message = ws.receive_json()
+            if message["type"] == "analysis":
+                seen.append(message)
+        assert "svg_white" in seen[0]
+        for before, after in zip(seen, seen[1:]):
+            assert ("svg_white" in after) == (after["best"] != before["best"]), (
+                before["best"],
+                after["best"],
+            )
+        # A tab that joins is sent the analysis so far with its board, whatever the last carried.
+        with http.websocket_connect(f"/ws?token={token}&game={game}") as joined:
+            _receive(joined, "state")
+            first = joined.receive_json()
+            while first["type"] != "analysis":
+                first = joined.receive_json()
+            assert first["svg_white"].startswith("<svg")
+            assert first["best"]
+
+
+def test_analysis_and_state_show_win_draw_loss(client: tuple[TestClient, str]) -> None:
+    """The engine's chances (congo.Score.wdl at the position's ply) from White's point of view,
+    per mille, in each analysis and each line; a finished game's are its result."""
+    http, token = client
+    # The same mate in one for each side: White's chances are a win, then a loss.
+    black_fen = "1m1l3/2P4/7/4C2/7/4L2/7 b 1"
+    for fen, expected, mover in (
+        (CHAIN_FEN, [1000, 0, 0], "b1d3f5d7"),
+        (black_fen, [0, 0, 1000], "b7d5f3d1"),
+    ):
+        with http.websocket_connect(f"/ws?token={token}&fen={fen}") as ws:
+            assert _receive(ws, "state")["wdl"] is None  # not known without the engine
+            analysis = _receive(ws, "analysis")
+            assert analysis["best"] == mover
+            assert analysis["wdl"] == expected
+            assert analysis["lines"][0]["wdl"] == expected
+            ws.send_json({"type": "best"})
+            assert _receive(ws, "state")["wdl"] == expected  # the game's result
+    with http.websocket_connect(f"/ws?token={token}&fen={congo.STARTING_FEN}&mode=analyse") as ws:
+        _receive(ws, "state")
+        analysis = _receive(ws, "analysis")
+        wins, draws, losses = analysis["wdl"]
+        assert wins + draws + losses == 1000
+        chances = congo.Score(cp=int(analysis["score"])).wdl(ply=congo.Board().ply())
+        assert analysis["wdl"] == [chances.wins, chances.draws, chances.losses]
+
+
+def test_a_records_arrows_are_drawn(client: tuple[TestClient, str]) -> None:
+    http, token = client
+    record = "{[%cal Gc2c3,Rd1d2][%csl Ye6]} 1. c2c3 {[%cal Bd6d5]} 1... c6c5 *"
+    with http.websocket_connect(f"/ws?token={token}&fen={CHAIN_FEN}") as ws:
+        _receive(ws, "state")
+        ws.send_json({"type": "load", "text": record})
+        start = _receive(ws, "state")
+        assert start["arrows"] == [
+            {"tail": "c2", "head": "c3", "color": "green"},
+            {"tail": "d1", "head": "d2", "color": "red"},
+            {"tail": "e6", "head": "e6", "color": "yellow"},
+        ]
+        assert start["svg_white"].count('class="arrow"') == 3  # two arrows and a ring
+        for color in ("green", "red", "yellow"):
+            assert congo.svg.DEFAULT_COLORS[f"arrow {color}"] in start["svg_white"]
+        ws.send_json({"type": "goto", "ply": 1})
+        after = _receive(ws, "state")
+        assert after["arrows"] == [{"tail": "d6", "head": "d5", "color": "blue"}]
+        assert congo.svg.DEFAULT_COLORS["arrow blue"] in after["svg_white"]
+        # The analysis's board keeps them under the best move's arrow.
+        analysis = _receive(ws, "analysis")
+        while analysis["fen"] != after["fen"] or "svg_white" not in analysis:
+            analysis = _receive(ws, "analysis")
+        assert analysis["svg_white"].count('class="arrow"') == 2
+        assert congo.svg.DEFAULT_COLORS["arrow blue"] in analysis["svg_white"]
+        ws.send_json({"type": "goto", "ply": 2})
+        assert _receive(ws, "state")["arrows"] == []
+        ws.send_json({"type": "save"})  # written back as they were
+        saved = pgn.read_game(io.StringIO(_receive(ws, "record")["text"]))
+        assert saved is not None
+        assert saved.comment == "[%cal Gc2c3,Rd1d2][%csl Ye6]"
+        assert saved.variations[0].comment == "[%cal Bd6d5]"
 
 
 # -- small things of the page ---------------------------------------------------------------------------
@@ -1406,6 +1713,135 @@ def test_an_answer_about_a_position_gone_is_dropped(browser: Browser, page: Page
     expect(square(page, "e5")).to_have_class(re.compile(r"\btarget\b"))
 
 
+def type_move(page: Page, text: str) -> None:
+    page.locator("#typed").fill(text)
+    page.locator("#typed").press("Enter")
+
+
+def server_moves(server: Server, page: Page) -> list[str]:
+    """The line of the page's game as the server has it."""
+    game_id = str(page.evaluate("new URLSearchParams(location.search).get('game')"))
+    game = server.hub.games[game_id]
+    with game.lock:
+        return [move.uci() for move in game.moves]
+
+
+@needs_browser
+def test_the_page_rebuilds_its_move_list_from_the_changes(page: Page, server: Server) -> None:
+    """Each state carries the move list's entries from the first that changed: the page keeps the
+    rest, through moves, a takeback, a loaded record, a variation and a new game."""
+    open_board(page, server, fen=congo.STARTING_FEN, mode="analyse")
+    for ply, uci in enumerate(("c2c3", "c6c5", "d1c2"), 1):
+        type_move(page, uci)
+        expect(page.locator(f'[data-moves] [data-ply="{ply}"]')).to_have_attribute("data-uci", uci)
+    assert moves(page) == ["c2c3", "c6c5", "d1c2"] == server_moves(server, page)
+    page.locator("#takeback").click()
+    expect(page.locator("[data-moves] [data-ply]")).to_have_count(2)
+    assert moves(page) == ["c2c3", "c6c5"]
+    # A long record, then a move at its end and another line from the middle.
+    record = _long_record(300)
+    page.locator("#paste").fill(str(record))
+    page.locator("#load-paste").click()
+    expect(page.locator("[data-moves] [data-ply]")).to_have_count(300)
+    expected = [move.uci() for move in record.mainline_moves()]
+    assert moves(page) == expected
+    page.locator("h1").click()
+    page.keyboard.press("End")
+    end = fen_after(congo.STARTING_FEN, *expected)
+    expect(page.locator("#board")).to_have_attribute("data-fen", end)
+    extra = sorted(congo.Board(end).legal_moves, key=lambda m: m.uci())[0].uci()
+    type_move(page, extra)
+    expect(page.locator("[data-moves] [data-ply]")).to_have_count(301)
+    assert moves(page) == [*expected, extra] == server_moves(server, page)
+    page.locator('[data-moves] [data-ply="100"]').click()
+    expect(page.locator("#board")).to_have_attribute(
+        "data-fen", fen_after(congo.STARTING_FEN, *expected[:100])
+    )
+    other = next(
+        m.uci()
+        for m in congo.Board(fen_after(congo.STARTING_FEN, *expected[:100])).legal_moves
+        if m.uci() != expected[100]
+    )
+    type_move(page, other)
+    expect(page.locator("[data-moves] [data-ply]")).to_have_count(101)
+    assert moves(page) == [*expected[:100], other] == server_moves(server, page)
+    expect(page.locator('[data-moves] [data-variation="101"]')).to_have_attribute("data-uci", expected[100])
+    # A new game: the list from nothing.
+    page.locator("#new-game").click()
+    expect(page.locator("[data-moves] [data-ply]")).to_have_count(0)
+    type_move(page, "c2c3")
+    expect(page.locator("[data-moves] [data-ply]")).to_have_count(2)  # the engine replied
+    assert moves(page) == server_moves(server, page)
+
+
+@needs_browser
+def test_a_page_that_misses_a_change_asks_for_the_whole_state(page: Page, server: Server) -> None:
+    held, holding, _ = hold_frames(page)
+    open_board(page, server, fen=CHAIN_FEN)
+    type_move(page, "b1b2")
+    expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1b2")
+    holding[0] = True
+    type_move(page, "e6e5")
+    for _ in range(200):  # until the route has the state the page is to miss
+        if "state" in [json.loads(message)["type"] for message in held]:
+            break
+        page.wait_for_timeout(50)
+    assert "state" in [json.loads(message)["type"] for message in held]
+    holding[0] = False
+    held.clear()  # lost: the page never hears of e6e5
+    assert moves(page) == ["b1b2"]
+    type_move(page, "d1d2")  # the next change is to a version the page does not have
+    expect(page.locator("[data-moves] [data-ply]")).to_have_count(3)
+    assert moves(page) == ["b1b2", "e6e5", "d1d2"] == server_moves(server, page)
+    expect(page.locator("#board")).to_have_attribute("data-fen", fen_after(CHAIN_FEN, "b1b2", "e6e5", "d1d2"))
+
+
+@needs_browser
+def test_the_page_shows_win_draw_loss_and_a_records_arrows(page: Page, server: Server) -> None:
+    open_board(page, server, fen=CHAIN_FEN)
+    # The engine's chances beside the evaluation bar (a mate in one: White wins).
+    expect(page.locator("#wdl")).to_have_attribute("data-wdl", "1000 0 0")
+    expect(page.locator("#wdl")).to_contain_text("White 100%")
+    record = "{[%cal Rc2c3][%csl Gd1]} 1. c2c3 c6c5 *"
+    page.locator("#paste").fill(record)
+    page.locator("#load-paste").click()
+    expect(page.locator("#board")).to_have_attribute("data-fen", congo.STARTING_FEN)
+    red = congo.svg.DEFAULT_COLORS["arrow red"]
+    expect(page.locator(f'#svg svg g.arrow polyline[stroke="{red}"]')).to_have_count(1)
+    wdl = page.locator("#wdl")
+    page.wait_for_function("() => document.querySelector('#wdl').dataset.wdl !== ''")
+    wins, draws, losses = (int(x) for x in str(wdl.get_attribute("data-wdl")).split())
+    assert wins + draws + losses == 1000
+    page.locator("h1").click()
+    page.keyboard.press("ArrowRight")  # no arrows on the next position
+    expect(page.locator("#board")).to_have_attribute("data-fen", fen_after(congo.STARTING_FEN, "c2c3"))
+    expect(page.locator(f'#svg svg g.arrow polyline[stroke="{red}"]')).to_have_count(0)
+
+
+@needs_browser
+def test_a_turned_board_is_drawn_from_its_side(page: Page, server: Server) -> None:
+    """The server sends each tab the board from its side: turned, the page says so and is sent the
+    board drawn for Black (the white monkey of b1 at the top right), then each move so drawn."""
+    open_board(page, server, fen=CHAIN_FEN)
+    page.locator("#flip").click()
+    top_right = "use[href='#congo-white-monkey'][x='245'][y='20']"  # b1 seen from Black's side
+    expect(page.locator(f"#svg svg {top_right}")).to_have_count(1)
+    image = board_image(page)
+    from tests.test_browser import centre, is_light
+
+    x, y = centre(congo.B1, margin=20, flipped=True)
+    assert is_light(probe(image, x, y + 16))  # the white monkey's disc, where Black's view has it
+    square(page, "b1").click()
+    square(page, "b2").click()
+    expect(page.locator('[data-moves] [data-ply="1"]')).to_have_attribute("data-uci", "b1b2")
+    x, y = centre(congo.B2, margin=20, flipped=True)
+    page.wait_for_function(
+        "fen => document.querySelector('#svg svg title').textContent === fen",
+        arg=fen_after(CHAIN_FEN, "b1b2"),
+    )
+    assert is_light(probe(board_image(page), x, y + 16))
+
+
 @needs_browser
 def test_match_streamed_to_its_end(page: Page) -> None:
     def setup(hub: Any) -> None:
@@ -1428,11 +1864,13 @@ def test_match_streamed_to_its_end(page: Page) -> None:
 def test_going_through_a_long_game_does_not_recompute_its_move_list(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each step through a game sent the SAN of every move again (a long record cost that at every
     arrow key); the list is kept while the line and its variations stay the same, and made again
-    when they change."""
+    from the first ply that changed when they change."""
     from congo.serve.session import BoardSession
 
     _, hub, _ = _test_app()
     game = BoardSession(hub, "long")
+    published: list[dict[str, Any]] = []
+    game.publish = lambda message, whole=None: published.append(message)  # type: ignore[method-assign]
     board = congo.Board()
     record = pgn.Game()
     node: pgn.GameNode = record
@@ -1443,7 +1881,9 @@ def test_going_through_a_long_game_does_not_recompute_its_move_list(monkeypatch:
         node = node.add_variation(move)
         board.push(move)
     game.load(record)
-    first = game.state()["moves"]
+    first = published[-1]["moves"]
+    assert published[-1]["full"]
+    assert first == game.state(whole=True)["moves"]
     calls: list[int] = []
     san = congo.Board.san
 
@@ -1453,12 +1893,25 @@ def test_going_through_a_long_game_does_not_recompute_its_move_list(monkeypatch:
 
     monkeypatch.setattr(congo.Board, "san", counted)
     game.go_to(len(first) // 2)
-    state = game.state()
-    assert state["moves"] == first
+    state = published[-1]
+    assert (state["moves"], state["moves_from"], state["version"]) == (
+        [],
+        len(first),
+        published[-2]["version"],
+    )
+    assert game.state(whole=True)["moves"] == first
     legal = state["legal"]
     assert len(calls) <= (len(legal) if legal is not None else 0) * 2  # the legal moves' SAN only
     game.go_to(3)
+    calls.clear()
     game.enter_move(sorted(game.board().legal_moves, key=lambda m: m.uci())[-1].uci())
-    changed = game.state()["moves"]
-    assert len(changed) == 4  # a new line: the list is made again
-    assert changed[3]["variations"][0]["uci"] == first[3]["uci"]  # the old line, now a variation
+    changed = published[-1]
+    assert (changed["base"], changed["version"]) == (published[-2]["version"], published[-2]["version"] + 1)
+    assert changed["moves_from"] == 3  # a new line from ply 4: the three before it are kept
+    assert len(changed["moves"]) == 1
+    assert changed["moves"][0]["variations"][0]["uci"] == first[3]["uci"]  # the old line, now a variation
+    legal = changed["legal"]
+    assert len(calls) <= 2 + (len(legal) if legal is not None else 0)  # ply 4, its variation, the legal moves
+    whole = game.state(whole=True)["moves"]
+    assert whole[:3] == first[:3]
+    assert len(whole) == 4

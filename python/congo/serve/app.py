@@ -267,7 +267,8 @@ async def _serve_socket(hub: Hub, websocket: WebSocket) -> None:
     params = websocket.query_params
     view = params.get("view", "game")
     loop = asyncio.get_running_loop()
-    subscriber = Subscriber(loop)
+    # The side the tab shows the board from, as the page starts (it says so when it turns it).
+    subscriber = Subscriber(loop, side="black" if params.get("side") == "black" else "white")
     game: BoardSession | None = None
     if view == "match":
         if hub.match is None:
@@ -359,14 +360,13 @@ async def _serve_socket(hub: Hub, websocket: WebSocket) -> None:
                 kind = message.get("type")
                 if game is None:
                     raise ValueError("the match view only watches")
-                reply = await asyncio.to_thread(session.handle, hub, game, message)
+                # The reply is queued to the tab by the handler, in order with the game's states.
+                await asyncio.to_thread(session.handle, hub, game, message, subscriber)
             except RecursionError:
                 closing.append((1008, "message nested too deeply"))
                 return
             except (ValueError, TypeError) as error:
-                reply = {"type": "error", "message": str(error), "request": str(kind)}
-            if reply is not None:
-                subscriber.send(reply)
+                subscriber.send({"type": "error", "message": str(error), "request": str(kind)})
 
     tasks = [asyncio.create_task(job()) for job in (sender, reader, handler)]
     try:

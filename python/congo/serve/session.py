@@ -18,7 +18,7 @@ import json
 import re
 import secrets
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Callable
 
 import congo.svg
@@ -81,6 +81,29 @@ def white_score(score: Score, white_to_move: bool) -> str:
     return str(score.cp or 0)
 
 
+def white_wdl(score: Score, white_to_move: bool, ply: int) -> list[int]:
+    """The engine's win/draw/loss chances for a score (:meth:`congo.Score.wdl`, at the position's
+    ply), per mille, from White's point of view: ``[wins, draws, losses]``."""
+    chances = score.wdl(ply=ply)
+    if not white_to_move:
+        chances = -chances
+    return [chances.wins, chances.draws, chances.losses]
+
+
+def known_wdl(result: str, tablebase: Mapping[str, Any] | None) -> list[int] | None:
+    """The chances where they are known, without the engine: a finished game's result, or the
+    tablebase's exact verdict (from White's point of view, per mille); ``None`` otherwise."""
+    verdict = {"1-0": "win", "0-1": "loss", "1/2-1/2": "draw"}.get(result)
+    if verdict is None and tablebase is not None:
+        verdict = tablebase["wdl"]
+    return {"win": [1000, 0, 0], "draw": [0, 1000, 0], "loss": [0, 0, 1000]}.get(verdict or "")
+
+
+def _arrow_json(arrow: congo.svg.Arrow) -> dict[str, str]:
+    """A record's arrow (or marked square, whose tail is its head) as a state carries it."""
+    return {"tail": square_name(arrow.tail), "head": square_name(arrow.head), "color": arrow.color}
+
+
 def encode(message: Mapping[str, Any]) -> str:
     """A message as the text sent (once, however many tabs it goes to)."""
     return json.dumps(message, default=str)
@@ -101,31 +124,68 @@ OVERFLOW = "overflow"
 """What a tab's queue holds once it let more than :data:`MAX_QUEUE` messages pile up."""
 
 
+SIDES = ("white", "black")
+
+
+def for_side(message: Mapping[str, Any], side: str) -> dict[str, Any]:
+    """A message for a tab that shows the board from ``side``: without the other side's drawing."""
+    other = f"svg_{'black' if side == 'white' else 'white'}"
+    return {key: value for key, value in message.items() if key != other}
+
+
+class Whole:
+    """A message's whole form (a state with every move, an analysis with its board), serialised
+    the first time a tab's queue needs it, once for all the tabs that do: a message that carries
+    only what changed since the one before it cannot replace that one unsent (the tab would miss
+    what the replaced one carried), its whole form can."""
+
+    def __init__(self, message: Mapping[str, Any]) -> None:
+        self._message: Mapping[str, Any] | None = message
+        self._text: str | None = None
+
+    def text(self) -> str:
+        """The message serialised (on the event loop that sends it)."""
+        if self._text is None:
+            assert self._message is not None
+            self._text, self._message = encode(self._message), None
+        return self._text
+
+
 class Subscriber:
     """One WebSocket: messages (serialised, or dicts serialised here) are handed to its event loop
     from any thread. A message that only says what is now (a state, an analysis, a match's move)
-    replaces one of its kind that is last in the queue, unsent; at most :data:`MAX_QUEUE` wait, and
-    a tab that lets more pile up is given up on (its queue emptied, the socket closed)."""
+    replaces one of its kind that is last in the queue, unsent (by its whole form, when it has
+    one); at most :data:`MAX_QUEUE` wait, and a tab that lets more pile up is given up on (its
+    queue emptied, the socket closed)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, side: str = "white") -> None:
         self.loop = loop
+        self.side = side
+        """The side the tab shows the board from: the drawings it is sent are for that side."""
         self.pending: collections.deque[tuple[str | None, str | None]] = collections.deque()
         self.closed = False
         self._ready = asyncio.Event()
 
-    def send(self, message: Mapping[str, Any] | str | None, *, replaces: str | None = None) -> None:
+    def send(
+        self,
+        message: Mapping[str, Any] | str | None,
+        *,
+        replaces: str | None = None,
+        whole: Whole | None = None,
+    ) -> None:
         """Queues a message (``None``: the end); ``replaces`` names its kind, for one that
-        supersedes the last queued of that kind."""
+        supersedes the last queued of that kind; ``whole`` is what is queued instead when it does
+        (the message itself when not given)."""
         text = message if message is None or isinstance(message, str) else encode(message)
         with contextlib.suppress(RuntimeError):  # a closed loop: the tab is gone
-            self.loop.call_soon_threadsafe(self._put, text, replaces)
+            self.loop.call_soon_threadsafe(self._put, text, replaces, whole)
 
-    def _put(self, text: str | None, replaces: str | None) -> None:
+    def _put(self, text: str | None, replaces: str | None, whole: Whole | None = None) -> None:
         """On the event loop: queues a message, or gives up on a tab that does not read."""
         if self.closed:
             return
         if replaces is not None and self.pending and self.pending[-1][0] == replaces:
-            self.pending[-1] = (replaces, text)
+            self.pending[-1] = (replaces, text if whole is None else whole.text())
         elif text is not None and len(self.pending) >= MAX_QUEUE:
             self.closed = True
             self.pending.clear()
@@ -142,10 +202,52 @@ class Subscriber:
         return self.pending.popleft()[1]
 
 
+@dataclasses.dataclass(frozen=True)
+class Line:
+    """One line of an analysis at one depth; ``score`` is from the side to move's point of view."""
+
+    multipv: int
+    depth: int
+    score: Score
+    pv: list[Move]
+    nps: int
+    nodes: int
+
+
+def analysis_lines(engine: Engine, board: Board, limit: Limit, multipv: int) -> Iterator[Line]:
+    """The engine's analysis of ``board``, one :class:`Line` per line and completed iteration; the
+    search is stopped (and waited for) when the loop over it ends. Its infos are read in either
+    shape the built-in engine's analysis gives: :class:`~congo.SearchInfo` objects, or
+    python-chess's info dicts (``score`` a :class:`~congo.PovScore`)."""
+    analysis: Any = engine.analysis(board, limit, multipv=multipv)
+    try:
+        for info in analysis:
+            if isinstance(info, Mapping):
+                score = info.get("score")
+                yield Line(
+                    int(info.get("multipv", 1)),
+                    int(info.get("depth", 0)),
+                    Score(cp=0) if score is None else score.relative,
+                    list(info.get("pv", [])),
+                    int(info.get("nps", 0)),
+                    int(info.get("nodes", 0)),
+                )
+            else:
+                yield Line(info.multipv, info.depth, info.score, list(info.pv), info.nps, info.nodes)
+    finally:
+        for name in ("stop", "close", "wait"):  # a result object stops and ends; a generator closes
+            method = getattr(analysis, name, None)
+            if callable(method):
+                with contextlib.suppress(Exception):
+                    method()
+
+
 class Analyser:
     """Runs the engine on one position at a time in a thread, restarting at once on a change."""
 
-    def __init__(self, engine: Engine, publish: Callable[[dict[str, Any]], None], limit: Limit) -> None:
+    def __init__(
+        self, engine: Engine, publish: Callable[[dict[str, Any], dict[str, Any] | None], None], limit: Limit
+    ) -> None:
         self.engine = engine
         self.publish = publish
         self.limit = limit
@@ -171,7 +273,11 @@ class Analyser:
             self.engine.stop()
             thread.join(0.01)
 
-    def start(self, board: Board, lastmove: Move | None = None) -> None:
+    def start(
+        self, board: Board, lastmove: Move | None = None, arrows: list[congo.svg.Arrow] | None = None
+    ) -> None:
+        """Analyses ``board`` (drawn with ``lastmove`` and the record's ``arrows``), the analysis
+        before stopped first."""
         with self._lock:
             self._generation += 1
             self._halt()
@@ -180,60 +286,71 @@ class Analyser:
             generation = self._generation
             thread = threading.Thread(
                 target=self._run,
-                args=(board.copy(), generation, lastmove),
+                args=(board.copy(), generation, lastmove, list(arrows or [])),
                 name="congo-serve-analysis",
                 daemon=True,
             )
             self._thread = thread
             thread.start()
 
-    def _run(self, board: Board, generation: int, lastmove: Move | None) -> None:
+    def _run(
+        self, board: Board, generation: int, lastmove: Move | None, arrows: list[congo.svg.Arrow]
+    ) -> None:
         lines: dict[int, dict[str, Any]] = {}
         drawn: tuple[Move | None, dict[str, str]] = (None, {})
+        redraw = False
         white = board.turn
         fen = board.fen()
+        ply = board.ply()
         try:
-            for info in self.engine.analysis(board, self.limit, multipv=self.multipv):
+            for info in analysis_lines(self.engine, board, self.limit, self.multipv):
                 if generation != self._generation:
                     break
                 lines[info.multipv] = {
                     "rank": info.multipv,
                     "depth": info.depth,
                     "score": white_score(info.score, white),
+                    "wdl": white_wdl(info.score, white, ply),
                     "pv": " ".join(move.uci() for move in info.pv),
                     "san": board.variation_san(info.pv) if info.pv else "",
                 }
                 if info.multipv == 1 and info.pv and info.pv[0] != drawn[0]:
-                    # The board with the best move's arrow (drawn again only when it changes).
+                    # The board with the best move's arrow (drawn again only when it changes),
+                    # over the record's own arrows.
+                    best_arrow: list[congo.svg.Arrow | Move] = [*arrows, info.pv[0]]
                     svgs = {
                         f"svg_{side}": str(
                             congo.svg.board(
-                                board, orientation=side == "white", lastmove=lastmove, arrows=[info.pv[0]]
+                                board, orientation=side == "white", lastmove=lastmove, arrows=best_arrow
                             )
                         )
                         for side in ("white", "black")
                     }
                     drawn = (info.pv[0], svgs)
+                    redraw = True
                 # One message per iteration, once its last line is in.
                 if info.multipv != len(lines) or info.multipv < min(self.multipv, len(lines)):
                     continue
                 best = lines[1]
-                self.publish(
-                    {
-                        "type": "analysis",
-                        "fen": fen,
-                        "depth": best["depth"],
-                        "score": best["score"],
-                        "pv": best["pv"],
-                        "nps": info.nps,
-                        "nodes": info.nodes,
-                        "lines": [lines[rank] for rank in sorted(lines)],
-                        "best": None if drawn[0] is None else drawn[0].uci(),
-                        **drawn[1],
-                    }
-                )
+                message = {
+                    "type": "analysis",
+                    "fen": fen,
+                    "depth": best["depth"],
+                    "score": best["score"],
+                    "wdl": best["wdl"],
+                    "pv": best["pv"],
+                    "nps": info.nps,
+                    "nodes": info.nodes,
+                    "lines": [lines[rank] for rank in sorted(lines)],
+                    "best": None if drawn[0] is None else drawn[0].uci(),
+                }
+                # The board only when its arrow changed; the whole message (for a tab that joins,
+                # or whose queue replaces the one before unsent) always has it.
+                whole = {**message, **drawn[1]}
+                self.publish(whole if redraw else message, whole)
+                redraw = False
         except Exception as error:  # reported to the page; the server goes on
-            self.publish({"type": "error", "message": f"analysis stopped: {error}"})
+            self.publish({"type": "error", "message": f"analysis stopped: {error}"}, None)
 
 
 @dataclasses.dataclass
@@ -279,9 +396,14 @@ class BoardSession:
         self.thinking = 0  # the generation of the engine's move being searched (0: none)
         self.generation = 0
         self.last_analysis: dict[str, Any] | None = None
-        # The move list as sent (SAN of every move and its variations), kept while the line and its
-        # variations stay the same: going through a long game recomputed it at every step.
-        self._move_list: tuple[tuple[Any, ...], list[dict[str, Any]]] | None = None
+        # The move list (SAN of every move and its variations) with its key (the root's FEN, each
+        # ply's move and variations): going through a long game recomputed it at every step.
+        self._move_list: tuple[str, list[tuple[Any, ...]], list[dict[str, Any]]] | None = None
+        # What the last state carried: the move list (and its version), the board drawn.
+        self._sent_line: list[dict[str, Any]] | None = None
+        self._line_version = 0
+        self._sent_drawing: tuple[Any, ...] | None = None
+        self._drawings: dict[str, str] | None = None
 
     # -- the tree of moves (a congo.pgn game with its variations) and the line shown
 
@@ -344,14 +466,39 @@ class BoardSession:
 
     # -- messages
 
-    def publish(self, message: dict[str, Any]) -> None:
-        if message.get("type") == "analysis":
-            self.last_analysis = message
-        text = encode(message)  # once for every tab
+    def publish(self, message: dict[str, Any], whole: dict[str, Any] | None = None) -> None:
+        """Sends every tab a message, serialised once for all the tabs that show the board from the
+        same side (each is sent the board drawn for its side alone); ``whole`` is its whole form,
+        for a tab whose queue replaces an unsent one of its kind with it (:class:`Subscriber`)."""
         kind = message.get("type")
+        if kind == "analysis":
+            self.last_analysis = message if whole is None else whole
         replaces = kind if kind in ("state", "analysis") else None
+        texts: dict[str, tuple[str, Whole | None]] = {}
         for subscriber in list(self.subscribers):
-            subscriber.send(text, replaces=replaces)
+            side = subscriber.side
+            if side not in texts:
+                text = encode(for_side(message, side))
+                lazy = None if whole is None or whole is message else Whole(for_side(whole, side))
+                texts[side] = (text, lazy)
+            text, lazy = texts[side]
+            subscriber.send(text, replaces=replaces, whole=lazy)
+
+    def drawing_message(self) -> dict[str, Any]:
+        """The board shown as drawn now, for both sides (a tab that turned its board is sent its
+        own): the analysis's board, with its best move's arrow, when it is of this position."""
+        board = self.board()
+        analysis = self.last_analysis
+        if analysis is not None and analysis.get("fen") == board.fen() and "svg_white" in analysis:
+            drawings = {key: analysis[key] for key in ("svg_white", "svg_black")}
+        else:
+            drawings = self.render(board, lastmove=self.lastmove, arrows=self.arrows())
+        return {"type": "drawing", "fen": board.fen(), **drawings}
+
+    def publish_state(self) -> None:
+        """Sends every tab what changed (:meth:`state`)."""
+        message, whole = self._state(False)
+        self.publish(message, whole)
 
     def render(self, board: Board, **extra: Any) -> dict[str, str]:
         return {
@@ -361,20 +508,34 @@ class BoardSession:
 
     def move_list(self) -> list[dict[str, Any]]:
         """The line shown as the page lists it: each move's SAN and the other moves tried there.
-        Computed again only when the line or a variation along it changed (the key, moves without
-        their SAN, costs a walk of the line; the SAN costs far more)."""
+        The entries of the line's start that are unchanged (the same move and the same variations
+        at each ply) are kept; only those from the first change on are made again (the key, moves
+        without their SAN, costs a walk of the line; the SAN costs far more)."""
         line = self.moves
         node: pgn.GameNode = self.tree
-        key: list[Any] = [self.root.fen()]
+        keys: list[tuple[Any, ...]] = []
         for move in line:
-            key.append((move, tuple(child.move for child in node.variations)))
+            keys.append((move, tuple(child.move for child in node.variations)))
             node = node.variation(move)
-        if self._move_list is not None and self._move_list[0] == tuple(key):
-            return self._move_list[1]
+        root = self.root.fen()
+        kept: list[dict[str, Any]] = []
+        if self._move_list is not None and self._move_list[0] == root:
+            old_keys, old_moves = self._move_list[1], self._move_list[2]
+            if old_keys == keys:
+                return old_moves
+            same = 0
+            for old, new in zip(old_keys, keys):
+                if old != new:
+                    break
+                same += 1
+            kept = old_moves[:same]
         replay = self.root.copy(stack=False)
-        moves = []
         node = self.tree
-        for ply, move in enumerate(line, 1):
+        for move in line[: len(kept)]:
+            replay.push(move)
+            node = node.variation(move)
+        moves = list(kept)
+        for ply, move in enumerate(line[len(kept) :], len(kept) + 1):
             others = [
                 {"uci": child.move.uci(), "san": replay.san(child.move)}
                 for child in node.variations
@@ -383,13 +544,56 @@ class BoardSession:
             moves.append({"ply": ply, "uci": move.uci(), "san": replay.san(move), "variations": others})
             replay.push(move)
             node = node.variation(move)
-        self._move_list = (tuple(key), moves)
+        self._move_list = (root, keys, moves)
         return moves
 
-    def state(self) -> dict[str, Any]:
+    def _line_delta(self) -> tuple[int, int, int, list[dict[str, Any]]]:
+        """The move list as a change to the one the last state carried: (the version it changes,
+        the new version, the number of entries kept from the old list, the new list). The version
+        goes up whenever the list changes; every state computed goes to every tab of the game (or is
+        whole), so a tab at the version changed can rebuild the list from the entries sent."""
+        moves = self.move_list()
+        sent = self._sent_line
+        if sent is moves:
+            return self._line_version, self._line_version, len(moves), moves
+        same = 0
+        if sent is not None:
+            for old, new in zip(sent, moves):
+                if old != new:
+                    break
+                same += 1
+            if same == len(sent) == len(moves):
+                self._sent_line = moves
+                return self._line_version, self._line_version, same, moves
+        base = self._line_version
+        self._line_version += 1
+        self._sent_line = moves
+        return base, self._line_version, same, moves
+
+    def arrows(self) -> list[congo.svg.Arrow]:
+        """The arrows and marked squares of the record's comment on the position shown
+        (``[%cal]``, ``[%csl]``), drawn on the board."""
+        node = self.node_at(self.cursor)
+        return node.arrows() if node.comment else []
+
+    def drawing(self, board: Board) -> dict[str, str]:
+        """The board shown, as congo.svg renders it for either side: its last move and the record's
+        arrows on it."""
+        return self.render(board, lastmove=self.lastmove, arrows=self.arrows())
+
+    def state(self, *, whole: bool = False) -> dict[str, Any]:
+        """The game as a ``state`` message. By default it carries only what changed since the state
+        before it: the move list's entries from the first that changed (``moves_from`` entries are
+        kept; ``base`` is the version they change, ``version`` the one they make), and the board's
+        drawings only when the board drawn changed. ``whole``: every entry and both drawings, for a
+        tab that joins or asks for it (``full`` says which a message is)."""
+        return self._state(whole)[0]
+
+    def _state(self, whole: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The state (:meth:`state`) and the same state whole."""
         board = self.board()
         lastmove = self.lastmove
-        moves = self.move_list()
+        base, version, kept, moves = self._line_delta()
         result, reason = self.result()
         # The SAN of every legal move costs about 0.2 ms each: up to 25,786 of them would hold the
         # game's lock for seconds. Beyond MAX_LEGAL_SENT only their number is sent.
@@ -397,13 +601,26 @@ class BoardSession:
         legal: list[dict[str, str]] | None = None
         if len(legal_moves) <= MAX_LEGAL_SENT:
             legal = [{"uci": m.uci(), "san": board.san(m)} for m in legal_moves]
+        arrows = self.arrows()
+        tablebase = self.hub.probe(board)
+        drawn = (board.fen(), lastmove, tuple(arrows))
+        redraw = drawn != self._sent_drawing or self._drawings is None
+        if redraw:
+            self._sent_drawing = drawn
+            self._drawings = self.render(board, lastmove=lastmove, arrows=arrows)
+        assert self._drawings is not None
         message: dict[str, Any] = {
             "type": "state",
             "game": self.id,
+            "full": False,
+            "base": base,
+            "version": version,
+            "moves_from": kept,
+            "moves": moves[kept:],
+            "length": len(moves),
             "fen": board.fen(),
             "turn": "w" if board.turn else "b",
             "pieces": piece_names(board),
-            "moves": moves,
             "cursor": self.cursor,
             "root": self.root.fen(),
             "result": result,
@@ -415,19 +632,25 @@ class BoardSession:
             "legal_count": len(legal_moves),
             "thinking": bool(self.thinking),
             "lastmove": None if lastmove is None else lastmove.uci(),
-            "tablebase": self.hub.probe(board),
-            **self.render(board, lastmove=lastmove),
+            "arrows": [_arrow_json(arrow) for arrow in arrows],
+            "tablebase": tablebase,
+            "wdl": known_wdl(result if self.at_tip else "", tablebase),
         }
-        return message
+        full = {**message, "full": True, "base": None, "moves_from": 0, "moves": moves, **self._drawings}
+        if whole or (kept == 0 and redraw):
+            return full, full
+        if redraw:
+            message.update(self._drawings)
+        return message, full
 
     def changed(self) -> None:
         """After every change: tell every tab, restart the analysis, let the engine move."""
         self.generation += 1
-        self.publish(self.state())
+        self.publish_state()
         self.last_analysis = None
         board = self.board()
         if self.mode == "analyse" and self.subscribers:
-            self.analyser_for().start(board, self.lastmove)
+            self.analyser_for().start(board, self.lastmove, self.arrows())
         elif self.analyser is not None:
             self.analyser.stop()
         self.resume(board)
@@ -617,12 +840,12 @@ class BoardSession:
     def join(self, subscriber: Subscriber) -> None:
         """A new tab on an existing game: the state, the analysis so far (started if none runs)."""
         with self.lock:
-            subscriber.send(self.state())
+            subscriber.send(for_side(self.state(whole=True), subscriber.side))
             if self.last_analysis is not None:
-                subscriber.send(self.last_analysis)
+                subscriber.send(for_side(self.last_analysis, subscriber.side))
             board = self.board()
             if self.mode == "analyse" and (self.analyser is None or not self.analyser.running):
-                self.analyser_for().start(board, self.lastmove)
+                self.analyser_for().start(board, self.lastmove, self.arrows())
             self.resume(board)
 
     def leave(self, subscriber: Subscriber) -> None:
@@ -756,9 +979,9 @@ def choices(game: BoardSession, path: list[int]) -> dict[str, Any]:
     """What may follow a partial path of squares: the next landings and whether it may stop here.
     A path that only one move has, with nothing after it, is that move: it is played.
 
-    The answer names the position it is about (``fen``): it reaches the tab after the game's lock is
-    let go, so another tab's move may reach it first, and the page drops an answer about a
-    position it no longer shows."""
+    The answer names the position it is about (``fen``): the page drops an answer about a position
+    it no longer shows (it is queued in order with the game's states, but a tab that asked about
+    the position before another tab's move learns of that move only from the state after it)."""
     board = game.board()
     fen = board.fen()
     legal = [] if game.is_over() else list(board.legal_moves)
@@ -955,6 +1178,21 @@ def _on_ping(game: BoardSession, message: Mapping[str, Any]) -> Reply:
     return {"type": "pong"}
 
 
+def _on_view(game: BoardSession, message: Mapping[str, Any], subscriber: Subscriber | None = None) -> Reply:
+    """The tab turned its board: it is sent the board drawn from its side, now and from now on."""
+    side = message.get("side")
+    if side not in SIDES:
+        raise ValueError("side is white or black")
+    if subscriber is not None:
+        subscriber.side = str(side)
+    return game.drawing_message()
+
+
+def _on_sync(game: BoardSession, message: Mapping[str, Any]) -> Reply:
+    """The whole state, for a tab that found a gap in the states it was sent."""
+    return game.state(whole=True)
+
+
 HANDLERS: dict[str, Handler] = {
     "path": _on_path,
     "complete": _on_complete,
@@ -970,16 +1208,26 @@ HANDLERS: dict[str, Handler] = {
     "multipv": _on_multipv,
     "best": _on_best,
     "ping": _on_ping,
+    "sync": _on_sync,
+    "view": _on_view,
 }
 """The handler of each kind of message a tab sends: it checks the message's fields and calls the
 game's methods. A new kind of message is one more handler here."""
 
 
-def handle(hub: Hub, game: BoardSession, message: Mapping[str, Any]) -> Reply:
-    """One message from a tab; returns the reply for that tab alone (``None``: nothing)."""
+def handle(
+    hub: Hub, game: BoardSession, message: Mapping[str, Any], subscriber: Subscriber | None = None
+) -> Reply:
+    """One message from a tab; returns the reply for that tab alone (``None``: nothing). Given the
+    tab's ``subscriber``, the reply is also queued to it, under the game's lock: after every state
+    published before it and before any published after it (a whole state asked for with ``sync``
+    is then the last word until the next change)."""
     kind = message.get("type")
     handler = HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise ValueError(f"unknown message type {kind!r}")
     with game.lock:
-        return handler(game, message)
+        reply = _on_view(game, message, subscriber) if kind == "view" else handler(game, message)
+        if reply is not None and subscriber is not None:
+            subscriber.send(for_side(reply, subscriber.side))
+        return reply

@@ -9,7 +9,11 @@ const FILES = "abcdefg";
 // One square and the coordinate margin, as fractions of the board (the server gives congo.svg's geometry).
 const SQ = config.square / config.board, MARGIN = config.margin / config.board;
 
-let state = null;        // the last "state" message
+let state = null;        // the last "state" message, with the whole move list and the board drawn
+let line = [];           // the move list, rebuilt from the states' changes
+let lineVersion = null;  // its version (null: none yet)
+let syncing = false;     // a gap was found: the whole state is asked for, changes wait for it
+let drawn = "";          // the board as the server last drew it, from this tab's side
 let flipped = params.get("side") === "black";
 let path = [];           // the squares of the move being entered
 let targets = [];
@@ -86,16 +90,22 @@ function labelSquares() {
   if (!focusable) squareButton(flipped ? "g7" : "a1").tabIndex = 0;
 }
 
-function drawBoard(svgWhite, svgBlack) {
-  $("svg").innerHTML = flipped ? svgBlack : svgWhite;
+// The server sends each tab the board drawn from its side alone (it is told when the tab turns it).
+function side() { return flipped ? "black" : "white"; }
+
+function drawBoard(svg) {
+  if (svg) $("svg").innerHTML = svg;
 }
+
+// The drawing for this tab's side in a message, if it has one.
+function drawingIn(message) { return message["svg_" + side()]; }
 
 function clearSelection(redraw) {
   path = [];
   targets = [];
   $("stop").hidden = true;
   $("cancel").hidden = true;
-  if (redraw && state) drawBoard(state.svg_white, state.svg_black);
+  if (redraw && state) drawBoard(state.svg);
   labelSquares();
 }
 
@@ -138,7 +148,7 @@ function onChoices(message) {
   targets = message.targets;
   $("stop").hidden = !message.stop;
   $("cancel").hidden = path.length < 2;
-  if (message.svg_white) drawBoard(message.svg_white, message.svg_black);
+  drawBoard(drawingIn(message));
   labelSquares();
   if (message.stop) announce(`Jumped to ${path[path.length - 1]}. Next landings: ${targets.join(", ")}, or stop here.`);
   answered();
@@ -210,16 +220,40 @@ function scoreText(score) {
   return (value > 0 ? "+" : "") + value.toFixed(2);
 }
 
+// A state carries the move list's entries from the first that changed (moves_from entries are
+// kept) and the board's drawings only when they changed; a whole state ("full") carries all.
+// A change to another version than the one this tab has is a gap: the whole state is asked for.
+function applyLine(message) {
+  if (message.full) {
+    line = message.moves.slice();
+  } else if (lineVersion === null || message.base !== lineVersion || message.moves_from > line.length) {
+    return false;
+  } else {
+    line.length = message.moves_from;
+    for (const move of message.moves) line.push(move);
+  }
+  if (line.length !== message.length) return false;
+  lineVersion = message.version;
+  return true;
+}
+
 function onState(message) {
+  if (!applyLine(message)) {
+    lineVersion = null;
+    if (!syncing) { syncing = true; send({ type: "sync" }); }
+    return;
+  }
+  if (message.full) syncing = false;
+  if (drawingIn(message)) drawn = drawingIn(message);
   const before = state;
-  state = message;
+  state = { ...message, moves: line, svg: drawn };
   if (message.game && params.get("game") !== message.game) {
     // The tab's address names its game, so that a copy of it (another tab) shows the same game.
     const next = new URLSearchParams({ token: config.token, game: message.game });
     history.replaceState(null, "", "?" + next.toString());
   }
   clearSelection(false);
-  drawBoard(message.svg_white, message.svg_black);
+  drawBoard(state.svg);
   const board = $("board");
   board.dataset.fen = message.fen;
   board.dataset.turn = message.turn;
@@ -229,11 +263,39 @@ function onState(message) {
   $("result").dataset.result = message.result;
   $("result").textContent = message.result;
   $("reason").textContent = message.reason ? `(${message.reason})` : "";
-  // The move list: one element per ply.
+  showMoves(message);
+  // Analysis: reset until the engine reports on this position.
+  if (analysisFen !== message.fen) {
+    resetAnalysis(message.mode === "analyse" ? "" : "off");
+    showWdl(message.wdl); // known without the engine (a tablebase's verdict), or nothing yet
+  }
+  if (message.result && message.cursor === line.length) showResult(message.result);
+  $("analysis").hidden = message.mode !== "analyse";
+  $("tablebase").textContent = message.tablebase ? "Tablebase: " + message.tablebase.text : "";
+  $("tablebase").dataset.wdl = message.tablebase ? message.tablebase.wdl : "";
+  $("side").value = message.side;
+  $("limit").value = message.limit; // the server's strength, in every view: the one source of it
+  $("resign").disabled = message.mode !== "play" || Boolean(message.result);
+  updateTyped();
+  // Announce what happened.
+  if (before && line.length && message.cursor && before.fen !== message.fen) {
+    const move = line[message.cursor - 1];
+    announce(`${move.san}${message.result ? ", " + message.result + " " + message.reason : ""}`);
+  } else if (message.result) {
+    announce(`${message.result} ${message.reason}`);
+  }
+}
+
+// The move list: one element per ply, then the other moves tried there. Only the entries from the
+// first that changed are made again; the rest stay as they are.
+function showMoves(message) {
   const list = $("moves");
-  list.textContent = "";
+  const from = message.full ? 0 : message.moves_from;
+  for (const item of [...list.children]) {
+    if (+(item.dataset.ply || item.dataset.variation) > from) item.remove();
+  }
   const rootWhite = message.root.split(" ")[1] !== "b";
-  message.moves.forEach((move) => {
+  for (const move of line.slice(from)) {
     const item = document.createElement("li");
     item.dataset.ply = move.ply;
     item.dataset.uci = move.uci;
@@ -245,7 +307,6 @@ function onState(message) {
       item.appendChild(number);
     }
     item.appendChild(document.createTextNode(move.san));
-    item.classList.toggle("current", move.ply === message.cursor);
     item.setAttribute("role", "button");
     item.tabIndex = 0;
     item.addEventListener("click", () => send({ type: "goto", ply: move.ply }));
@@ -263,25 +324,13 @@ function onState(message) {
       alt.addEventListener("click", () => send({ type: "variation", ply: move.ply, uci: other.uci }));
       list.appendChild(alt);
     }
-  });
-  const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
-  // Analysis: reset until the engine reports on this position.
-  if (analysisFen !== message.fen) resetAnalysis(message.mode === "analyse" ? "" : "off");
-  if (message.result && message.cursor === message.moves.length) showResult(message.result);
-  $("analysis").hidden = message.mode !== "analyse";
-  $("tablebase").textContent = message.tablebase ? "Tablebase: " + message.tablebase.text : "";
-  $("tablebase").dataset.wdl = message.tablebase ? message.tablebase.wdl : "";
-  $("side").value = message.side;
-  $("limit").value = message.limit; // the server's strength, in every view: the one source of it
-  $("resign").disabled = message.mode !== "play" || Boolean(message.result);
-  updateTyped();
-  // Announce what happened.
-  if (before && message.moves.length && message.cursor && (!before || before.fen !== message.fen)) {
-    const move = message.moves[message.cursor - 1];
-    announce(`${move.san}${message.result ? ", " + message.result + " " + message.reason : ""}`);
-  } else if (message.result) {
-    announce(`${message.result} ${message.reason}`);
+  }
+  list.dataset.version = String(lineVersion);
+  for (const item of list.querySelectorAll(".current")) item.classList.remove("current");
+  const current = list.querySelector(`[data-ply="${message.cursor}"]`);
+  if (current) {
+    current.classList.add("current");
+    current.scrollIntoView({ block: "nearest" });
   }
 }
 
@@ -297,12 +346,22 @@ function resetAnalysis(text) {
   $("nps").textContent = "0";
   $("lines").textContent = "";
   setEvalBar(null);
+  showWdl(null);
+}
+
+// The engine's chances (per mille, White's point of view) beside the evaluation bar.
+function showWdl(wdl) {
+  const element = $("wdl");
+  element.dataset.wdl = wdl ? wdl.join(" ") : "";
+  const percent = (value) => Math.round(value / 10) + "%";
+  element.textContent = wdl ? `White ${percent(wdl[0])} · draw ${percent(wdl[1])} · Black ${percent(wdl[2])}` : "";
 }
 
 // A finished game has no analysis: the result is its score, and the bar goes to the winner.
 function showResult(result) {
   $("score").textContent = result;
   setEvalBar(result === "1-0" ? "#0" : result === "0-1" ? "#-0" : "0");
+  showWdl(result === "1-0" ? [1000, 0, 0] : result === "0-1" ? [0, 0, 1000] : [0, 1000, 0]);
 }
 
 function setEvalBar(score) {
@@ -322,16 +381,17 @@ function onAnalysis(message) {
   $("score").textContent = scoreText(message.score);
   $("nps").textContent = message.nps.toLocaleString("en");
   setEvalBar(message.score);
-  if (message.svg_white) {
-    state.svg_white = message.svg_white;
-    state.svg_black = message.svg_black;
-    drawBoard(message.svg_white, message.svg_black);
+  showWdl(message.wdl);
+  if (drawingIn(message)) {
+    state.svg = drawingIn(message);
+    drawBoard(state.svg);
   }
   const lines = $("lines");
   lines.textContent = "";
-  for (const line of message.lines) {
+  for (const entry of message.lines) {
     const item = document.createElement("li");
-    item.textContent = `${scoreText(line.score)}  ${line.san}`;
+    item.textContent = `${scoreText(entry.score)}  ${entry.san}`;
+    item.dataset.wdl = entry.wdl ? entry.wdl.join(" ") : "";
     lines.appendChild(item);
   }
 }
@@ -444,6 +504,7 @@ function connect() {
     else if (message.type === "choices") onChoices(message);
     else if (message.type === "completions") onCompletions(message);
     else if (message.type === "analysis") onAnalysis(message);
+    else if (message.type === "drawing") onDrawing(message);
     else if (message.type === "match") onMatch(message);
     else if (message.type === "record") download(message.text, "congo-game.pgn");
     else if (message.type === "error") {
@@ -480,10 +541,23 @@ function onKey(event) {
   if (["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key) && navigate(event.key)) event.preventDefault();
 }
 
-function flip() {
-  flipped = !flipped;
+// The board drawn from this tab's side, sent when it turns the board.
+function onDrawing(message) {
+  if (!state || message.fen !== state.fen || !drawingIn(message)) return;
+  drawn = drawingIn(message);
+  state.svg = drawn;
+  if (!path.length) drawBoard(state.svg);
+}
+
+function setSide(black) {
+  if (flipped === black) return;
+  flipped = black;
   placeSquares();
-  if (state) drawBoard(state.svg_white, state.svg_black);
+  send({ type: "view", side: side() });
+}
+
+function flip() {
+  setSide(!flipped);
   if (path.length && !pending) askPath(path);
 }
 
@@ -519,8 +593,7 @@ function setup() {
   $("multipv").addEventListener("change", () => send({ type: "multipv", count: +$("multipv").value }));
   $("best").addEventListener("click", () => send({ type: "best" }));
   $("new-game").addEventListener("click", () => {
-    flipped = $("side").value === "black";
-    placeSquares();
+    setSide($("side").value === "black");
     send({ type: "new", mode: "play", side: $("side").value, limit: $("limit").value, fen: state ? state.root : "" });
   });
   $("takeback").addEventListener("click", () => send({ type: "takeback" }));
