@@ -253,6 +253,9 @@ def test_a_move_late_by_less_than_the_margin_is_reported_not_lost() -> None:
     assert isinstance(game.outcome, match.Adjudicated)
     assert game.outcome.termination is match.Adjudication.TIME_FORFEIT
     assert [event.kind for event in events] == ["time_forfeit"]
+    result = match.MatchResult("late", "random")
+    result.add(game)
+    assert re.search(r"^lost on time late: 1 game, by (\d+) to \1 ms$", result.summary(), re.M)
     assert re.fullmatch(
         r"late \(White\) lost on time: 0\.3\d\d s for its move, \d+ ms over its clock", events[0].message
     )

@@ -1084,10 +1084,11 @@ class MatchResult:
         return "\n".join(lines)
 
     def _timing(self) -> list[str]:
-        """Per player: the latency (measured time beyond the reported search time) and the moves
-        late within the time margin, where there are any."""
+        """Per player: the latency (measured time beyond the reported search time), the moves late
+        within the time margin and the games lost on time with their overruns, where there are any."""
         latency: dict[str, list[float]] = {}
         late: dict[str, list[float]] = {}
+        forfeits: dict[str, list[float]] = {}
         for game in self.games:
             white_first = True if game.start_fen is None else Board(game.start_fen).turn
             for ply, info in enumerate(game.infos):
@@ -1097,6 +1098,8 @@ class MatchResult:
             for event in game.events:
                 if event.kind == "late_move" and event.overrun is not None:
                     late.setdefault(event.player, []).append(1000 * event.overrun)
+                if event.kind == "time_forfeit" and event.overrun is not None:
+                    forfeits.setdefault(event.player, []).append(1000 * event.overrun)
         lines = []
         for name, values in latency.items():
             mean, worst = 1000 * sum(values) / len(values), 1000 * max(values)
@@ -1106,6 +1109,12 @@ class MatchResult:
             lines.append(
                 f"late {name}: {count} move{'s' * (count != 1)} within the time margin, "
                 f"at most {max(overruns):.0f} ms over"
+            )
+        for name, overruns in forfeits.items():
+            count = len(overruns)
+            lines.append(
+                f"lost on time {name}: {count} game{'s' * (count != 1)}, by {min(overruns):.0f} to "
+                f"{max(overruns):.0f} ms"
             )
         return lines
 
