@@ -129,6 +129,13 @@ def test_user_errors_exit_2_in_every_command(tmp_path: Path, capsys: pytest.Capt
         "bench": [["bench", "0"], ["bench", "--threads", "0"]],
         "analyse": [["analyse", "--fen", "nonsense", "--depth", "1"], ["analyse", "--depth", "0"]],
         "match": [["match", "random", "nobody"], ["match", "random", "random", "--save", f"{a_file}/x.pgn"]],
+        "tournament": [
+            ["tournament", "random"],
+            ["tournament", "random", "greedy", "nobody"],
+            ["tournament", "random", "greedy", "--format", "swiss"],
+            ["tournament", "random", "greedy", "--resume", str(a_file)],
+            ["tournament", "random", "greedy", "--save", f"{a_file}/x.pgn"],
+        ],
         "uci": [["uci", "extra"]],
         "uci-check": [
             ["uci-check"],
