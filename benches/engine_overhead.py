@@ -27,8 +27,8 @@ import sys
 import time
 
 import congo
-from congo._files import atomic_output, check_outputs
 from congo.engine import Limit, SimpleEngine, popen_uci
+from congo.files import atomic_output, check_outputs
 
 ENGINE = [sys.executable, "-m", "congo", "uci"]
 
@@ -107,12 +107,12 @@ def main() -> int:
     if args.out:
         check_outputs([args.out])
 
+    moves = ("a1c3", "a7c5", "g1f3")
     board = congo.Board()
-    for move in ("a1c3", "a7c5", "g1f3"):
+    for move in moves:
         board.push_uci(move)
-    from congo._uci_protocol import _position_command
-
-    command = f"{_position_command(board)}\ngo depth 1\n".encode()
+    # The position command the clients send for this board (no irreversible move: the whole game).
+    command = f"position startpos moves {' '.join(moves)}\ngo depth 1\n".encode()
 
     load = os.getloadavg()
     report = [f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores"]
