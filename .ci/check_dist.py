@@ -163,6 +163,7 @@ def check_wheel(path: Path, version: str) -> list[str]:
     problems = []
     required = ["congo/__init__.py", "congo/__main__.py", "congo/py.typed", "congo/_core.pyi"]
     required += ["congo/data/openings.txt"]  # the bundled opening suite of congo match
+    required += ["congo/data/book.cbk"]  # the bundled opening book of congo.book
     required += [dist_info + "licenses/LICENSE-MIT", dist_info + "licenses/LICENSE-APACHE"]
     problems += [f"{path.name}: lacks {name}" for name in required if name not in names]
     if not any(re.fullmatch(r"congo/_core\..*\.(so|pyd)", name) for name in names):

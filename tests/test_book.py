@@ -292,6 +292,17 @@ def test_a_closed_reader_refuses_probes(tmp_path: Path) -> None:
         reader.find(congo.Board())
 
 
+def test_the_bundled_book_opens_and_answers_the_start_position() -> None:
+    with book.open_reader(book.default_book()) as reader:
+        assert os.path.getsize(book.default_book()) < 1 << 20
+        start = congo.Board()
+        assert reader.find(start).move in start.legal_moves
+        lines = book.openings(reader, 4, seed=3)
+        assert len(lines) == 4
+        for fen in lines:
+            congo.Board(fen)  # a valid position
+
+
 # ============================================================================ the engine's book
 
 
@@ -396,3 +407,11 @@ def test_match_book_gives_both_players_their_first_moves_from_the_book(tmp_path:
     before = path.read_bytes()
     assert main(["match", "random", "random", "--games", "2", "--book", str(path), "--save", str(path)]) == 2
     assert path.read_bytes() == before
+
+
+def test_the_module_docstring_examples_run() -> None:
+    import doctest
+
+    failures, tried = doctest.testmod(book, optionflags=doctest.ELLIPSIS)
+    assert tried > 0
+    assert failures == 0
