@@ -160,6 +160,10 @@ def test_user_errors_exit_2_in_every_command(tmp_path: Path, capsys: pytest.Capt
             ["selfplay", "--games", "1", "--nodes", "10", "-o", str(a_file / "x.parquet")],
         ],
         "serve": [["serve", "--port", "70000"], ["serve", "--no-browser", "--tc", "1+0"]],
+        "datagen": [
+            ["datagen", "-o", str(tmp_path / "no" / "d.bin"), "--positions", "5"],
+            ["datagen", "-o", str(tmp_path / "d.bin"), "--positions", "5", "--after", str(a_file)],
+        ],
         "book": [
             ["book", "make", str(tmp_path / "none.pgn"), "-o", str(tmp_path / "b.cbk")],
             ["book", "make", str(source), "-o", str(source)],

@@ -19,6 +19,12 @@ __all__ = [
     "BENCH_DEPTH",
     "BENCH_HASH_MB",
     "BENCH_THREADS",
+    "DATAGEN_MATE_SCORE",
+    "DATAGEN_MAX_CP",
+    "DATAGEN_MAX_GAME_PLIES",
+    "DATAGEN_MAX_MARGIN",
+    "DATAGEN_MAX_RANDOM_PLIES",
+    "DATAGEN_RECORD_SIZE",
     "DEFAULT_HASH_MB",
     "DEFAULT_MAX_PLIES",
     "GAME_POOL_HASH_MB",
@@ -50,6 +56,7 @@ __all__ = [
     "BookEntry",
     "BookError",
     "BookReader",
+    "DatagenWorker",
     "Engine",
     "Game",
     "History",
@@ -84,6 +91,9 @@ __all__ = [
     "check_limit",
     "check_multipv",
     "check_selfplay_config",
+    "datagen_boards",
+    "datagen_pack",
+    "datagen_unpack",
     "divide",
     "encode_positions",
     "eval_feature_names",
@@ -836,6 +846,7 @@ class MctsCore:
     def buffers(self) -> tuple[bytearray, bytearray]: ...
     def begin(self, simulations: int) -> None: ...
     def select(self) -> int: ...
+    def prior_indices(self) -> bytes: ...
     def expand(self, priors: object, values: object) -> None: ...
     def abandon(self) -> None: ...
     def result(self, index: int, temperature: float = 0.0) -> tuple[bytes, bytes, float, int]: ...
@@ -906,3 +917,40 @@ class BookReader:
     def __exit__(self, *_args: object) -> None: ...
 
 def book_encode(entries: Iterable[BookEntry]) -> bytes: ...
+
+# -- congo.datagen: training data (rust/congo-py/src/datagen.rs) ---------------------------------
+
+DATAGEN_RECORD_SIZE: Final[int]
+DATAGEN_MATE_SCORE: Final[int]
+DATAGEN_MAX_CP: Final[int]
+DATAGEN_MAX_GAME_PLIES: Final[int]
+DATAGEN_MAX_RANDOM_PLIES: Final[int]
+DATAGEN_MAX_MARGIN: Final[int]
+
+@final
+class DatagenWorker:
+    def __new__(
+        cls,
+        *,
+        nodes: int | None = None,
+        depth: int | None = None,
+        min_random_plies: int,
+        max_random_plies: int,
+        multipv: int,
+        margin: int,
+        diversify_plies: int,
+        max_plies: int,
+        hash_mb: int,
+        tablebase: Tablebase | None = None,
+    ) -> DatagenWorker: ...
+    def play(
+        self, seed: int, first: int, count: int
+    ) -> tuple[bytes, list[int], int, list[bool | None]] | None: ...
+    def moves(self, seed: int, index: int) -> list[str] | None: ...
+    def stop(self) -> None: ...
+
+def datagen_pack(
+    position: Position, *, score: int, result: int, exact: bool, ply: int, game: int
+) -> bytes: ...
+def datagen_unpack(data: bytes) -> list[tuple[str, int, int, bool, int, int]]: ...
+def datagen_boards(data: bytes) -> bytes: ...

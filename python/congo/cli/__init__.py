@@ -43,6 +43,7 @@ COMMANDS = (
     "book",
     "annotate",
     "selfplay",
+    "datagen",
     "serve",
 )
 """The commands, in the order of ``congo --help``; each is the module :func:`module_name` names."""

@@ -13,6 +13,7 @@ mod board;
 mod book;
 mod bulk;
 mod convert;
+mod datagen;
 mod engine;
 mod errors;
 mod history;
@@ -107,6 +108,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pgn::is_tag_name, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     learn::register(m)?;
+    datagen::register(m)?;
     mcts::register(m)?;
     tuning::register(m)?;
     bench::register(m)?;
