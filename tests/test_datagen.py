@@ -188,6 +188,24 @@ def test_a_shard_continues_the_run(tmp_path: Path, small_file: Path) -> None:
         datagen.generate(first, 10, after=first)
 
 
+def test_ctrl_c_keeps_the_finished_games(tmp_path: Path, small_file: Path) -> None:
+    path = tmp_path / "cut.bin"
+    seen: list[int] = []
+
+    def interrupt(positions: int, games: int, searched: int) -> None:
+        seen.append(positions)
+        if games == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(datagen.GenerationInterrupted) as stop:
+        datagen.generate(path, 600, SMALL, seed=5, workers=2, progress=interrupt)
+    header = stop.value.header
+    assert header == datagen.read_header(path)
+    assert (header.games, header.count) == (3, seen[-1])
+    records = list(datagen.read(path))
+    assert records == [r for r in datagen.read(small_file) if r.game < 3]
+
+
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every table up to four men (seconds to make), or those of ``$CONGO_TEST_TABLEBASES``."""

@@ -263,10 +263,9 @@ def _game(first: int, stored: int) -> int:
 
 
 def read(path: PathLike) -> Iterator[Record]:
-    """The records of a data file, in file order. The checksum is verified before the first one
-    (the file's header and size at the call, its contents when iteration starts); a damaged,
-    truncated or foreign file raises :class:`DataFileError`, as does a record that is not a valid
-    position."""
+    """The records of a data file, in file order. The file is verified by this call, before any
+    record is read: a damaged, truncated or foreign file raises :class:`DataFileError` (a record
+    that is not a valid position raises it when the iteration reaches it)."""
     file, header = _open(path)
     return _records(os.fspath(path), file, header)
 
