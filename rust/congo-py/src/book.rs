@@ -12,6 +12,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyIterator, PyList, PyTuple};
 
+use crate::board::PyBoardState;
 use crate::moves::{move_arg, PyMove};
 use crate::position::PyPosition;
 
@@ -126,10 +127,8 @@ fn probe(board: &Bound<'_, PyAny>) -> PyResult<Probe> {
             PyValueError::new_err("a book key is a Zobrist hash: an int from 0 to 2**64 - 1")
         })?));
     }
-    if let Ok(inner) = board.getattr(intern!(board.py(), "_position")) {
-        if let Ok(position) = inner.cast::<PyPosition>() {
-            return Ok(Probe::Position(position.get().inner));
-        }
+    if let Ok(board) = board.cast::<PyBoardState>() {
+        return Ok(Probe::Position(board.try_borrow()?.position(board.py()).get().inner));
     }
     let name = board.get_type().name()?;
     Err(PyTypeError::new_err(format!(
