@@ -2,7 +2,8 @@
 
 This is what ``congo match`` runs, and how the engine's features and weights were chosen (the logs
 are in ``docs/engine.md``). Games start from an opening suite — the bundled balanced one
-(:func:`default_openings`), a file of FENs (:func:`read_openings`), or random plies from the start
+(:func:`default_openings`), a file of FEN, EPD or PGN openings (:func:`read_openings`, ordered by
+:func:`arrange_openings`), or random plies from the start
 position (:func:`make_openings`) — and each opening is played twice with colours swapped (a *pair*),
 so that neither side profits from a lucky opening. The result reports the Elo difference with its
 95 % interval from the pairs (the pentanomial model of :mod:`congo.stats`), the likelihood of
@@ -14,8 +15,12 @@ Players are described by short strings (``engine:time=0.1``, ``uci:congo uci``, 
 
 Games may be played on a clock (:class:`TimeControl`, ``congo match --tc 10+0.1``): each side's
 time is measured around its moves, a side whose clock runs out loses on time, and an outside engine
-that answers an illegal move, no move, or dies, loses the game. Records carry each move's remaining
-clock (``[%clk]``) and, where the player reported one, its evaluation (``[%eval]``).
+that answers an illegal move, no move, or dies, loses the game (each a :class:`MatchEvent`, told as
+it happens). An :class:`Adjudicator` ends games early: resignation and draws by the players' scores,
+and endgame tables, exactly. Deterministic players (:func:`is_deterministic`) that would replay a
+pair are refused or counted once (:func:`repeated_pairs`). Records carry the date, the engines'
+``id name`` and command lines, each move's remaining clock (``[%clk]``) and, where the player
+reported them, its evaluation (``[%eval]``) and fastchess's ``{+0.35/12 0.101s, n=4521}``.
 """
 
 from __future__ import annotations
