@@ -23,6 +23,15 @@ CONGO = [sys.executable, "-m", "congo"]
 UCI = f"{sys.executable} -m congo uci"
 
 
+def _finished(state: Path) -> int:
+    """The games a state file holds: its lines after the first, each complete."""
+    lines = state.read_text().split("\n")
+    assert lines[-1] == ""  # every line complete
+    for line in lines[1:-1]:
+        json.loads(line)
+    return len(lines) - 2
+
+
 def _stop_after(games: int) -> Callable[[Any, match.GameRecord], None]:
     def on_game(result: Any, game: match.GameRecord) -> None:
         if result.played >= games:
@@ -56,7 +65,7 @@ def test_an_interrupted_match_resumed_ends_as_one_never_interrupted(
     with pytest.raises(match.MatchInterrupted) as interrupted:
         match.run_match(*players, on_game=_stop_after(stop), resume=state, **options)
     assert interrupted.value.result.played == stop
-    assert len(json.loads(state.read_text())["games"]) == stop
+    assert _finished(state) == stop
     told: list[int] = []
     resumed = match.run_match(*players, on_game=lambda r, g: told.append(g.index), resume=state, **options)
     assert told == list(range(stop, 11))  # the games taken from the state are not played again
@@ -106,8 +115,7 @@ def test_the_state_is_on_disk_after_every_game_and_nothing_else_is_left(tmp_path
     seen: list[int] = []
 
     def on_game(result: match.MatchResult, game: match.GameRecord) -> None:
-        data = json.loads(state.read_text())  # complete JSON at every moment a game is told
-        seen.append(len(data["games"]))
+        seen.append(_finished(state))  # every game complete on disk when it is told
 
     match.run_match(
         match.parse_player("random"),
@@ -119,6 +127,30 @@ def test_the_state_is_on_disk_after_every_game_and_nothing_else_is_left(tmp_path
     )
     assert seen == [1, 2, 3, 4, 5]
     assert sorted(os.listdir(tmp_path)) == ["state.json"]  # no temporary file left behind
+
+
+def test_a_game_cut_short_on_disk_is_played_again(tmp_path: Path) -> None:
+    """A kill in the middle of writing a game leaves part of a line: that game is not taken."""
+    players = match.parse_player("greedy"), match.parse_player("random")
+    options: dict[str, Any] = {"games": 6, "opening_plies": 2, "seed": 9}
+    whole = match.run_match(*players, **options)
+    state = tmp_path / "state.json"
+    with pytest.raises(match.MatchInterrupted):
+        match.run_match(*players, on_game=_stop_after(4), resume=state, **options)
+    lines = state.read_text().split("\n")
+    state.write_text("\n".join(lines[:4]) + "\n" + lines[4][: len(lines[4]) // 2])  # game 4 torn
+    told: list[int] = []
+    resumed = match.run_match(*players, on_game=lambda r, g: told.append(g.index), resume=state, **options)
+    assert told == [3, 4, 5]
+    _same_games(resumed.games, whole.games)
+    assert resumed.pentanomial == whole.pentanomial
+    assert _finished(state) == 6
+    # A damaged line before the last is not a cut: refused, naming it.
+    text = state.read_text().split("\n")
+    text[2] = text[2][:10]
+    state.write_text("\n".join(text))
+    with pytest.raises(ValueError, match="line 3: a damaged match state"):
+        match.run_match(*players, resume=state, **options)
 
 
 def test_a_state_of_another_command_is_refused(tmp_path: Path) -> None:
@@ -158,13 +190,18 @@ def test_a_state_of_another_command_is_refused(tmp_path: Path) -> None:
         match.run_tournament(["random", "greedy"], games=4, opening_plies=2, resume=state)
     assert state.read_text() == before  # a refused state is left as it was
     not_a_state = tmp_path / "notes.json"
-    not_a_state.write_text('{"hello": 1}')
+    not_a_state.write_text('{"hello": 1}\n')
     with pytest.raises(ValueError, match="not a match state"):
         match.run_match(first, second, games=4, opening_plies=2, resume=not_a_state)
     garbage = tmp_path / "garbage.json"
     garbage.write_text("{not json")
-    with pytest.raises(ValueError, match="cannot read the match state"):
+    with pytest.raises(ValueError, match="not a match state"):
         match.run_match(first, second, games=4, opening_plies=2, resume=garbage)
+    assert garbage.read_text() == "{not json"
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ValueError, match="cannot read the match state"):
+        match.run_match(first, second, games=4, opening_plies=2, resume=binary)
     with pytest.raises(ValueError, match="cannot write the match state"):
         match.run_match(first, second, games=4, opening_plies=2, resume=tmp_path / "nowhere" / "s.json")
 
@@ -201,7 +238,7 @@ def test_congo_match_killed_and_resumed_with_real_engines(tmp_path: Path) -> Non
     process = subprocess.Popen(resumed_command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:  # bounded: waits for two finished games, whatever the machine
-        if state.exists() and len(json.loads(state.read_text())["games"]) >= 2:
+        if state.exists() and state.read_text().count("\n") >= 3:
             break
         assert process.poll() is None, process.communicate()
         time.sleep(0.05)
@@ -209,7 +246,7 @@ def test_congo_match_killed_and_resumed_with_real_engines(tmp_path: Path) -> Non
     out, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
     assert "interrupted after" in out
-    finished = len(json.loads(state.read_text())["games"])
+    finished = _finished(state)
     assert 2 <= finished < 6
     again = subprocess.run(resumed_command, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr

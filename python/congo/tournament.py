@@ -15,9 +15,10 @@ Players are kept alive across games: each worker of the pool (``concurrency`` th
 actors) keeps one instance of each :attr:`~congo.players.Player.reusable` player (the built-in
 engine, an outside engine: one process per player and worker, told ``ucinewgame`` between games).
 
-**Resuming** (``resume=PATH``): after each finished game the state — the configuration's fingerprint
-and every finished game with its number — is written to ``PATH`` atomically (a temporary file
-renamed over it: a kill leaves the previous state or the new one, never half of one). Run again
+**Resuming** (``resume=PATH``): the state — the configuration's fingerprint, then every finished
+game with its number — is kept in ``PATH``, one JSON line per game appended and synced to the disk
+as the game ends (a line cut short by a kill is dropped when the state is read back, and its game
+played again; the file is made, and rewritten without such a line, atomically). Run again
 with the same arguments and ``resume=PATH``, the finished games are taken from it and only the
 others played; with deterministic players (node or depth limits, seeded simple players) the
 resumed run ends with the same games, counts and LLR as one never interrupted. A state written by
@@ -298,75 +299,97 @@ def _fingerprint(configuration: Mapping[str, Any]) -> str:
 
 
 class _State:
-    """A run's finished games on disk, rewritten whole (atomically) after each game."""
+    """A run's finished games on disk: a JSON line saying what run it is (its fingerprint and
+    configuration), then one line per finished game, each appended whole and synced to the disk
+    before the game counts as finished (a constant cost per game, whatever the length of the run).
+    A last line cut short by a kill is not a game: it is dropped when the state is read (the file
+    rewritten without it, atomically) and that game played again."""
 
     def __init__(self, path: str, configuration: dict[str, Any]) -> None:
-        from congo._files import check_writable
-
         self.path = path
         self.configuration = configuration
         self.fingerprint = _fingerprint(configuration)
         self.games: dict[int, GameRecord] = {}
-        self._encoded: dict[int, str] = {}
         self._lock = threading.Lock()
-        if os.path.exists(path):
-            self._load()
-        try:
-            check_writable(path)  # before any game: a bad path is an error now, not after a game
-        except OSError as error:
-            raise StateError(f"cannot write the match state {path}: {error.strerror or error}") from None
+        header = {
+            "format": STATE_FORMAT,
+            "version": STATE_VERSION,
+            "fingerprint": self.fingerprint,
+            "configuration": configuration,
+        }
+        lines = self._load() if os.path.exists(path) else None
+        if lines is None or lines[1]:
+            # A new state, or one whose torn last line must go before anything is appended.
+            kept = [json.dumps(header)] if lines is None else lines[0]
+            self._rewrite(kept)
+        elif not os.access(path, os.W_OK):  # refused now, not after the first game
+            raise StateError(f"cannot write the match state {path}: permission denied")
 
-    def _load(self) -> None:
+    def _rewrite(self, lines: list[str]) -> None:
+        from congo._files import atomic_output
+
         try:
-            with open(self.path, encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            with atomic_output(self.path) as out:
+                out.write("".join(line + "\n" for line in lines))
+        except OSError as error:
+            raise StateError(f"cannot write the match state {self.path}: {error.strerror or error}") from None
+
+    def _load(self) -> tuple[list[str], bool]:
+        """Reads the games; returns the good lines and whether a torn last line was dropped."""
+        try:
+            with open(self.path, "rb") as handle:
+                data = handle.read()
+            text = data.decode("utf-8")
+        except (OSError, UnicodeDecodeError) as error:
             reason = getattr(error, "strerror", None) or error
             raise StateError(f"cannot read the match state {self.path}: {reason}") from None
-        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+        *lines, tail = text.split("\n")
+        torn = tail != ""  # the last write did not reach its newline
+        try:
+            head = json.loads(lines[0]) if lines else None
+        except json.JSONDecodeError:
+            head = None
+        if not isinstance(head, dict) or head.get("format") != STATE_FORMAT:
             raise StateError(f"{self.path} is not a match state (written by --resume)")
-        if data.get("version") != STATE_VERSION:
-            raise StateError(
-                f"{self.path}: a match state of version {data.get('version')}, expected {STATE_VERSION}"
-            )
-        if data.get("fingerprint") != self.fingerprint:
-            theirs = data.get("configuration")
+        if head.get("version") != STATE_VERSION:
+            version = head.get("version")
+            raise StateError(f"{self.path}: a match state of version {version}, expected {STATE_VERSION}")
+        if head.get("fingerprint") != self.fingerprint:
+            theirs = head.get("configuration")
+            theirs = theirs if isinstance(theirs, dict) else {}
             differ = sorted(
                 key
-                for key in set(self.configuration) | set(theirs if isinstance(theirs, dict) else {})
-                if not isinstance(theirs, dict) or theirs.get(key) != self.configuration.get(key)
+                for key in set(self.configuration) | set(theirs)
+                if theirs.get(key) != self.configuration.get(key)
             )
             raise StateError(
                 f"{self.path} holds the state of another match or tournament (it differs in: "
                 f"{', '.join(differ) or 'its fingerprint'}): run the same command to resume it, or "
                 "give another file"
             )
-        try:
-            for entry in data["games"]:
-                number, game = int(entry["number"]), _decode(entry["game"])
-                self.games[number] = game
-                self._encoded[number] = json.dumps({"number": number, "game": entry["game"]})
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise StateError(f"{self.path}: a damaged match state ({error})") from None
+        good = lines[:1]
+        for number, line in enumerate(lines[1:], 2):
+            try:
+                entry = json.loads(line)
+                self.games[int(entry["number"])] = _decode(entry["game"])
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as error:
+                raise StateError(f"{self.path}, line {number}: a damaged match state ({error})") from None
+            good.append(line)
+        return good, torn
 
     def add(self, number: int, game: GameRecord) -> None:
-        from congo._files import atomic_output
-
+        line = json.dumps({"number": number, "game": _encode(game)}, separators=(",", ":"))
         with self._lock:
+            try:
+                with open(self.path, "a", encoding="utf-8") as out:
+                    out.write(line + "\n")
+                    out.flush()
+                    os.fsync(out.fileno())
+            except OSError as error:
+                raise StateError(
+                    f"cannot write the match state {self.path}: {error.strerror or error}"
+                ) from None
             self.games[number] = game
-            self._encoded[number] = json.dumps({"number": number, "game": _encode(game)})
-            header = json.dumps(
-                {
-                    "format": STATE_FORMAT,
-                    "version": STATE_VERSION,
-                    "fingerprint": self.fingerprint,
-                    "configuration": self.configuration,
-                }
-            )
-            with atomic_output(self.path) as out:
-                out.write(header[:-1] + ', "games": [\n')
-                out.write(",\n".join(self._encoded[n] for n in sorted(self._encoded)))
-                out.write("\n]}\n")
 
 
 def _open_state(
