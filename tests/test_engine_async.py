@@ -320,3 +320,21 @@ def test_an_analysis_without_a_limit_is_stopped_by_the_next_call() -> None:
     # A bad root move fails the call itself, not later.
     with pytest.raises(congo.IllegalMoveError):
         engine.analysis(board, root_moves=[congo.Move.from_uci("a1a7")])
+
+
+@pytest.mark.parametrize("kind", ["uci", "built-in"])
+def test_after_quit_every_call_says_the_engine_is_closed(kind: str) -> None:
+    async def main() -> None:
+        engine: AsyncKind
+        if kind == "uci":
+            _, engine = await popen_uci(CONGO_UCI, timeout=60)
+        else:
+            engine = congo.Engine(hash_mb=16).asyncio()
+        await engine.quit()
+        await engine.quit()  # idempotent
+        with pytest.raises(EngineTerminatedError):
+            await engine.play(congo.Board(), Limit(depth=1))
+        with pytest.raises(EngineTerminatedError):
+            await engine.analysis(congo.Board())
+
+    run(main)

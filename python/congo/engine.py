@@ -701,6 +701,7 @@ class AsyncEngine:
         # One worker: one search at a time, in the order asked, each waited for by the next.
         self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="congo-async-engine")
         self._analysis: AsyncAnalysisResult | None = None
+        self._closed = False
 
     async def _run(self, work: Callable[[threading.Event], _T]) -> _T:
         """Runs ``work(stopped)`` on the engine's thread, awaited without blocking the loop.
@@ -709,13 +710,18 @@ class AsyncEngine:
         if self._analysis is not None:
             self._analysis.stop()
         stopped = threading.Event()
-        future = asyncio.get_running_loop().run_in_executor(self._executor, work, stopped)
+        future = self._submit(work, stopped)
         try:
             return await future
         except asyncio.CancelledError:
             stopped.set()
             self.engine.stop()
             raise
+
+    def _submit(self, work: Callable[..., _T], *args: object) -> asyncio.Future[_T]:
+        if self._closed:
+            raise EngineTerminatedError("the engine was closed (quit)")
+        return asyncio.get_running_loop().run_in_executor(self._executor, work, *args)
 
     async def play(
         self,
@@ -792,7 +798,6 @@ class AsyncEngine:
         result = AsyncAnalysisResult(stop)
         if self._analysis is not None:
             self._analysis.stop()
-        self._analysis = result
 
         def post(info: InfoDict) -> None:
             loop.call_soon_threadsafe(result._post, info)
@@ -813,7 +818,9 @@ class AsyncEngine:
             else:
                 result._finish(future.result())
 
-        loop.run_in_executor(self._executor, work).add_done_callback(done)
+        future = self._submit(work)
+        self._analysis = result
+        future.add_done_callback(done)
         return result
 
     async def configure(self, options: Mapping[str, object]) -> None:
@@ -856,12 +863,15 @@ class AsyncEngine:
         self.engine.stop()
 
     async def quit(self) -> None:
-        """Stops pondering or an analysis and ends the engine's thread. Idempotent."""
-        if self._analysis is not None:
-            self._analysis.stop()
-        with contextlib.suppress(RuntimeError):  # already quit
+        """Stops pondering or an analysis and ends the engine's thread. Idempotent; later calls
+        raise :class:`EngineTerminatedError` (the :class:`Engine` itself stays usable)."""
+        if self._closed:
+            return
+        try:
             await self._run(lambda _: self.engine.close())
-        self._executor.shutdown(wait=False)
+        finally:
+            self._closed = True
+            self._executor.shutdown(wait=False)
 
     async def __aenter__(self) -> AsyncEngine:
         return self
