@@ -1349,7 +1349,7 @@ def run_match(
     An outside engine that dies or fails during a game loses it and is started anew for its next
     game. ``recover``: one that cannot be (re)started before a game loses that game too and the
     match goes on (without it, the match ends with the error). ``resume=PATH``: the match's state
-    (its fingerprint and the finished games) is written to ``PATH`` atomically after each game; a
+    (its fingerprint and the finished games) is kept in ``PATH``, each game synced to it as it ends; a
     match run again with the same arguments and ``resume=PATH`` takes its finished games from it
     (without calling ``on_game`` for them) and plays the others: with deterministic players it ends
     with the same games, counts and LLR as a match never interrupted (see :mod:`congo.tournament`).

@@ -28,7 +28,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--resume",
         metavar="FILE",
-        help="keep the state (every finished game) in FILE, rewritten after each game; run the same "
+        help="keep the state (every finished game) in FILE, each game written as it ends; run the same "
         "command again to go on from it after an interruption (a FILE of another command is refused)",
     )
 
