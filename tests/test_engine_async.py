@@ -338,3 +338,42 @@ def test_after_quit_every_call_says_the_engine_is_closed(kind: str) -> None:
             await engine.analysis(congo.Board())
 
     run(main)
+
+
+FLOOD = """
+import sys
+sys.stdin.readline()
+print("id name flood\\nuciok", flush=True)
+line = "info string " + "x" * 1000 + "\\n"
+for _ in range(64 * 1024):  # 64 MiB, four times what the client holds
+    sys.stdout.write(line)
+sys.stdout.flush()
+"""
+
+
+def test_an_engine_that_floods_its_output_is_read_within_a_bounded_buffer() -> None:
+    from congo._uci_process import _MAX_PENDING
+
+    async def main() -> None:
+        _, engine = await popen_uci([sys.executable, "-c", FLOOD], timeout=60)
+        process = engine._process
+        try:
+            # Nobody reads: the client stops reading the pipe (the engine blocks on its output).
+            await _until(lambda: process._reading_paused)
+            await asyncio.sleep(0.2)
+            assert process._pending < _MAX_PENDING + (1 << 20)
+            # Reading on resumes it, and every line of the flood arrives.
+            count = 0
+            while True:
+                try:
+                    line = await process.readline(None, "reading the flood")
+                except EngineTerminatedError:
+                    break
+                assert line.startswith("info string x")
+                count += 1
+                assert process._pending < _MAX_PENDING + (1 << 20)
+            assert count == 64 * 1024
+        finally:
+            await engine.quit()
+
+    run(main)
