@@ -151,6 +151,18 @@ def test_outside_engines_live_across_games_one_process_per_player_and_worker(tmp
         assert all(log[-1] == "quit" for log in logs)  # closed once the match is over
 
 
+def test_the_built_in_engine_kept_across_games_plays_as_a_fresh_one() -> None:
+    """Its table is cleared before each game: a kept engine plays each game as a new one would."""
+    first, second = match.parse_player("engine:depth=3"), match.parse_player("engine:nodes=2000")
+    openings = match.make_openings(3, 4, 3)
+    fresh = [match.play_match_game(first, second, i, openings[i // 2], max_plies=60) for i in range(6)]
+    for concurrency in (1, 2):
+        kept = match.run_match(
+            first, second, games=6, opening_plies=4, seed=3, max_plies=60, concurrency=concurrency
+        )
+        assert [g.board.move_stack for g in kept.games] == [g.board.move_stack for g in fresh]
+
+
 def test_a_tournament_keeps_one_process_per_player(tmp_path: Path) -> None:
     commands = [_proxy(tmp_path, name, [*CONGO, "uci"]) for name in ("a", "b", "c")]
     players = [f"uci[depth=1]:{command}" for command in commands]
@@ -250,6 +262,7 @@ def test_congo_tournament_prints_standings_and_saves_every_game(tmp_path: Path) 
     assert any(line.strip().startswith("1  ") for line in lines)
     assert "Elo (vs random)" in lines[0]
     assert "8 games saved to" in run.stdout
+    assert "after 4 games:\n #  player" in run.stderr  # the standings after the first round
     assert save.read_text().count("[Event ") == 8
     assert not os.path.exists(f"{save}.partial")
     bad = subprocess.run([*CONGO, "tournament", "random"], capture_output=True, text=True, timeout=60)
@@ -264,3 +277,17 @@ def test_a_tournament_state_has_no_nan() -> None:
     for line in result.standings():
         assert line.elo is None or not math.isnan(line.elo)
     assert tournament.FORMATS == ("round-robin", "gauntlet")
+
+
+def test_congo_tournament_resumes_from_its_state(tmp_path: Path) -> None:
+    state = tmp_path / "state.json"
+    command = [*CONGO, "tournament", "random", "greedy", "--games", "2", "--opening-plies", "2"]
+    first = subprocess.run([*command, "--resume", str(state)], capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stderr
+    assert "taken from" not in first.stdout
+    again = subprocess.run([*command, "--resume", str(state)], capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert f"2 finished games taken from {state}" in again.stdout
+    assert [line for line in again.stdout.splitlines()[1:] if not line.startswith("time ")] == [
+        line for line in first.stdout.splitlines() if not line.startswith("time ")
+    ]

@@ -141,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
             partial_identity = (info.st_dev, info.st_ino)
     progress = Progress(total)
     round_size = pairings * 2
+    played_now = [0]  # games played by this run (the others came from --resume's state)
 
     def on_event(event: match.MatchEvent) -> None:
         progress.note(str(event))
@@ -150,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
             partial.write(game.record(event=event, round_number=result.numbers[-1] + 1))
             partial.write("\n\n")
             partial.flush()
+        played_now[0] += 1
         number = result.numbers[-1] + 1
         if number % round_size == 0 and number < total:  # a round of every pairing is in
             progress.note(f"after {number} games:\n{result.table()}")
@@ -165,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
         progress.close()
         if partial is not None:
             partial.close()
+    if result.played > played_now[0]:
+        print(f"{result.played - played_now[0]} finished games taken from {args.resume}")
     _report(result, total=total, interrupted=interrupted, elapsed=time.perf_counter() - start)
     if args.save:
         result.write_records(args.save, event=event)
