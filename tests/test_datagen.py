@@ -376,3 +376,11 @@ def test_ray_gives_the_same_bytes(tmp_path: Path, small_file: Path, cluster: str
     path = tmp_path / "ray.bin"
     datagen.generate(path, 600, SMALL, seed=5, ray=cluster)
     assert path.read_bytes() == small_file.read_bytes()
+
+
+def test_the_module_example_runs() -> None:
+    import doctest
+
+    failures, tried = doctest.testmod(datagen, optionflags=doctest.ELLIPSIS)
+    assert tried > 0
+    assert failures == 0
