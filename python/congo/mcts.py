@@ -114,13 +114,14 @@ def _game_of(root: object, max_plies: int) -> Game:
     )
 
 
-def _float_array(value: object, name: str, shape: tuple[int, ...]) -> npt.NDArray[np.float32]:
+def _float_array(value: object, name: str, shape: tuple[int, ...]) -> npt.NDArray[Any]:
+    """``value`` as a flat floating-point array, checked to have ``shape``."""
     array = np.asarray(value)
     if array.dtype.kind != "f":
         raise ValueError(f"evaluate returned {name} of dtype {array.dtype}: expected floating point")
     if array.shape != shape and not (name == "values" and array.shape == (shape[0], 1)):
         raise ValueError(f"evaluate returned {name} of shape {array.shape}: expected {shape}")
-    return np.ascontiguousarray(array, dtype=np.float32).reshape(-1)
+    return array.reshape(-1)
 
 
 class Search:
@@ -228,7 +229,10 @@ class Search:
                     raise ValueError("evaluate must return a pair (priors, values)")
                 priors = _float_array(answer[0], "priors", (rows, NUM_ACTIONS))
                 values = _float_array(answer[1], "values", (rows,))
-                self._core.expand(priors, values)
+                # Only the legal actions' priors cross into Rust (a few dozen of each row's 1961).
+                wanted = np.frombuffer(self._core.prior_indices(), dtype=np.uint32)
+                gathered = np.ascontiguousarray(priors[wanted], dtype=np.float32)
+                self._core.expand(gathered, np.ascontiguousarray(values, dtype=np.float32))
             except BaseException:
                 # The trees stay usable: the batch's leaves are evaluated again by the next run.
                 self._core.abandon()

@@ -34,6 +34,7 @@ pub struct PyMcts {
     masks: Py<PyByteArray>,
     priors: Vec<f32>,
     values: Vec<f32>,
+    index_bytes: Vec<u8>,
 }
 
 #[pymethods]
@@ -93,7 +94,7 @@ impl PyMcts {
         let rows = inner.len() * config.leaves_per_tree;
         let planes = PyByteArray::new_with(py, rows * PLANE_SIZE, |_| Ok(()))?.unbind();
         let masks = PyByteArray::new_with(py, rows * NUM_ACTIONS, |_| Ok(()))?.unbind();
-        Ok(PyMcts { inner, planes, masks, priors: Vec::new(), values: Vec::new() })
+        Ok(PyMcts { inner, planes, masks, priors: Vec::new(), values: Vec::new(), index_bytes: Vec::new() })
     }
 
     fn __len__(&self) -> usize {
@@ -124,30 +125,37 @@ impl PyMcts {
         Ok(rows)
     }
 
-    /// The network's answer for the batch: C-contiguous float32 buffers of `rows * NUM_ACTIONS`
-    /// priors and `rows` values. `ValueError` (and no change) for a wrong size or value.
+    /// The flat indices (`row * NUM_ACTIONS + action`) of the priors the batch needs, as native
+    /// uint32 bytes: `expand` takes the priors at these indices, in this order.
+    fn prior_indices<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        self.index_bytes.clear();
+        self.index_bytes.extend(self.inner.prior_indices().iter().flat_map(|i| i.to_ne_bytes()));
+        PyBytes::new(py, &self.index_bytes)
+    }
+
+    /// The network's answer for the batch: float32 buffers of the priors at `prior_indices` (in
+    /// that order) and of `rows` values. `ValueError` (and no change) for a wrong size or value.
     fn expand(
         &mut self,
         py: Python<'_>,
         priors: &Bound<'_, PyAny>,
         values: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let rows = self.inner.rows();
+        let (rows, wanted) = (self.inner.rows(), self.inner.prior_indices().len());
         let (p, v) = (PyBuffer::<f32>::get(priors)?, PyBuffer::<f32>::get(values)?);
-        if p.item_count() != rows * NUM_ACTIONS || v.item_count() != rows {
+        if p.item_count() != wanted || v.item_count() != rows {
             return Err(PyValueError::new_err(format!(
-                "expected {} priors and {rows} values for {rows} rows, got {} and {}",
-                rows * NUM_ACTIONS,
+                "expected {wanted} gathered priors and {rows} values for {rows} rows, got {} and {}",
                 p.item_count(),
                 v.item_count()
             )));
         }
-        self.priors.resize(rows * NUM_ACTIONS, 0.0);
+        self.priors.resize(wanted, 0.0);
         self.values.resize(rows, 0.0);
         p.copy_to_slice(py, &mut self.priors)?;
         v.copy_to_slice(py, &mut self.values)?;
         let (inner, priors, values) = (&mut self.inner, &self.priors, &self.values);
-        py.detach(|| inner.expand(priors, values)).map_err(|e| mcts_error(&e))
+        py.detach(|| inner.expand_gathered(priors, values)).map_err(|e| mcts_error(&e))
     }
 
     /// Gives up the batch waiting for `expand` (its evaluation failed).

@@ -641,50 +641,40 @@ impl Tree {
         }
     }
 
-    /// Checks one row of the network's answer for `node`'s edges.
-    fn check_row(
-        &self,
-        node: u32,
-        perspective: Perspective,
-        priors: &[f32],
-        value: f32,
-    ) -> Result<(), String> {
-        if !(value.is_finite() && (-1.0..=1.0).contains(&value)) {
-            return Err(format!("a value must lie in [-1, 1], got {value}"));
-        }
-        let n = &self.nodes[node as usize];
-        for edge in &self.edges[n.first_edge as usize..][..n.num_edges as usize] {
-            let a = Self::frame(perspective, n.turn, usize::from(edge.action));
-            let p = priors[a];
-            if !(p.is_finite() && p >= 0.0) {
-                return Err(format!("the prior of legal action {a} must be a finite number >= 0, got {p}"));
+    /// The priors this step's leaves need, as flat indices into the batch's priors (rows from
+    /// `first_row`), edge by edge in order: what [`Tree::expand`] takes, gathered.
+    fn prior_indices(&self, perspective: Perspective, first_row: usize, out: &mut Vec<u32>) {
+        for (k, &node) in self.leaves.iter().enumerate() {
+            let n = &self.nodes[node as usize];
+            let base = (first_row + k) * NUM_ACTIONS;
+            for edge in &self.edges[n.first_edge as usize..][..n.num_edges as usize] {
+                out.push((base + Self::frame(perspective, n.turn, usize::from(edge.action))) as u32);
             }
         }
-        Ok(())
     }
 
-    /// Takes the network's answer for this step's leaves (rows in order, checked) and backs the
-    /// values up.
+    /// Takes the network's answer for this step's leaves (the priors of their edges, gathered in
+    /// order, and one value a leaf; checked) and backs the values up.
     fn expand(&mut self, config: &MctsConfig, priors: &[f32], values: &[f32]) {
         let leaves = std::mem::take(&mut self.leaves);
-        for (k, &node) in leaves.iter().enumerate() {
-            let row = &priors[k * NUM_ACTIONS..(k + 1) * NUM_ACTIONS];
+        let mut next = 0;
+        for (&node, &value) in leaves.iter().zip(values) {
             let n = self.nodes[node as usize];
             let edges = &mut self.edges[n.first_edge as usize..][..n.num_edges as usize];
             let mut total = 0.0;
-            for edge in edges.iter_mut() {
-                edge.prior =
-                    f64::from(row[Self::frame(config.perspective, n.turn, usize::from(edge.action))]);
+            for (edge, &p) in edges.iter_mut().zip(&priors[next..]) {
+                edge.prior = f64::from(p);
                 total += edge.prior;
             }
+            next += edges.len();
             let count = f64::from(n.num_edges);
             for edge in edges.iter_mut() {
                 edge.prior = if total > 0.0 { edge.prior / total } else { 1.0 / count };
             }
             let node_ref = &mut self.nodes[node as usize];
             node_ref.kind = Kind::Expanded;
-            node_ref.value = values[k];
-            self.backup(node, f64::from(values[k]), n.turn, true);
+            node_ref.value = value;
+            self.backup(node, f64::from(value), n.turn, true);
         }
         self.leaves = leaves;
         self.leaves.clear();
@@ -820,6 +810,9 @@ pub struct Forest {
     /// The first row of each tree's leaves in the packed batch, and the rows in all.
     row_start: Vec<usize>,
     rows: usize,
+    /// The flat indices of the priors the batch needs, and where each tree's begin among them.
+    indices: Vec<u32>,
+    gather_start: Vec<usize>,
     /// Whether a batch waits for [`Forest::expand`].
     waiting: bool,
 }
@@ -840,6 +833,13 @@ impl Forest {
         if roots.len() > MAX_TREES {
             return Err(MctsError(format!("at most {MAX_TREES} roots, got {}", roots.len())));
         }
+        if roots.len() * config.leaves_per_tree * NUM_ACTIONS > u32::MAX as usize {
+            return Err(MctsError(format!(
+                "{} roots with {} leaves each make too large a batch",
+                roots.len(),
+                config.leaves_per_tree
+            )));
+        }
         for (i, game) in roots.iter().enumerate() {
             check_root(i, game)?;
         }
@@ -853,6 +853,8 @@ impl Forest {
             masks: Vec::new(),
             row_start: Vec::new(),
             rows: 0,
+            indices: Vec::new(),
+            gather_start: Vec::new(),
             waiting: false,
         })
     }
@@ -925,19 +927,21 @@ impl Forest {
         self.masks.resize(n * per_tree * NUM_ACTIONS, 0);
         let threads = self.config.threads.min(n).max(1);
         let (config, tablebase) = (self.config, self.tablebase.as_deref());
-        let run = |trees: &mut [Tree], planes: &mut [u8], masks: &mut [u8]| -> Result<(), MctsError> {
-            for (k, tree) in trees.iter_mut().enumerate() {
-                let p = &mut planes[k * per_tree * PLANE_SIZE..(k + 1) * per_tree * PLANE_SIZE];
-                let m = &mut masks[k * per_tree * NUM_ACTIONS..(k + 1) * per_tree * NUM_ACTIONS];
-                tree.select(&config, tablebase, p, m)?;
+        // Each share of trees writes its leaves packed from the start of its region.
+        let run = |trees: &mut [Tree], planes: &mut [u8], masks: &mut [u8]| -> Result<usize, MctsError> {
+            let mut rows = 0;
+            for tree in trees.iter_mut() {
+                let p = &mut planes[rows * PLANE_SIZE..(rows + per_tree) * PLANE_SIZE];
+                let m = &mut masks[rows * NUM_ACTIONS..(rows + per_tree) * NUM_ACTIONS];
+                rows += tree.select(&config, tablebase, p, m)?;
             }
-            Ok(())
+            Ok(rows)
         };
-        if threads == 1 {
-            run(&mut self.trees, &mut self.planes, &mut self.masks)?;
+        let chunk = n.div_ceil(threads);
+        let counts: Vec<usize> = if threads == 1 {
+            vec![run(&mut self.trees, &mut self.planes, &mut self.masks)?]
         } else {
-            let chunk = n.div_ceil(threads);
-            let results: Vec<Result<(), MctsError>> = std::thread::scope(|scope| {
+            let results: Vec<Result<usize, MctsError>> = std::thread::scope(|scope| {
                 let handles: Vec<_> = self
                     .trees
                     .chunks_mut(chunk)
@@ -955,21 +959,29 @@ impl Forest {
                     })
                     .collect()
             });
-            results.into_iter().collect::<Result<(), MctsError>>()?;
-        }
-        // Pack the rows: tree k's leaves from its reserved rows to the end of the packed ones.
-        self.row_start.clear();
+            results.into_iter().collect::<Result<Vec<usize>, MctsError>>()?
+        };
+        // Pack the shares' rows one after another.
         let mut rows = 0;
-        for (k, tree) in self.trees.iter().enumerate() {
-            self.row_start.push(rows);
-            let count = tree.leaves.len();
-            let from = k * per_tree;
+        for (c, &count) in counts.iter().enumerate() {
+            let from = c * chunk * per_tree;
             if from != rows && count > 0 {
                 self.planes.copy_within(from * PLANE_SIZE..(from + count) * PLANE_SIZE, rows * PLANE_SIZE);
                 self.masks.copy_within(from * NUM_ACTIONS..(from + count) * NUM_ACTIONS, rows * NUM_ACTIONS);
             }
             rows += count;
         }
+        self.row_start.clear();
+        self.gather_start.clear();
+        self.indices.clear();
+        let mut row = 0;
+        for tree in &self.trees {
+            self.row_start.push(row);
+            self.gather_start.push(self.indices.len());
+            tree.prior_indices(config.perspective, row, &mut self.indices);
+            row += tree.leaves.len();
+        }
+        self.gather_start.push(self.indices.len());
         self.rows = rows;
         self.waiting = rows > 0;
         Ok(rows)
@@ -994,60 +1006,95 @@ impl Forest {
         }
     }
 
+    /// The flat indices (`row * NUM_ACTIONS + action`, in the perspective's frame) of the priors
+    /// the batch needs: the legal actions of each leaf, in order. [`Forest::expand_gathered`]
+    /// takes the priors at these indices, in this order.
+    pub fn prior_indices(&self) -> &[u32] {
+        if self.waiting {
+            &self.indices
+        } else {
+            &[]
+        }
+    }
+
     /// The network's answer for the batch: priors ([`NUM_ACTIONS`] a row, in the perspective's
     /// frame; those of illegal actions ignored, the legal ones renormalised, uniform when they sum
     /// to zero) and values (one a row, in [-1, 1], for the player to act at the leaf). Checked
     /// whole first: an error changes nothing, and the batch still waits.
     pub fn expand(&mut self, priors: &[f32], values: &[f32]) -> Result<(), MctsError> {
-        if !self.waiting {
-            return Err(MctsError("no batch waits for an evaluation (call select first)".to_owned()));
-        }
+        self.check_waiting()?;
         let rows = self.rows;
-        if priors.len() != rows * NUM_ACTIONS || values.len() != rows {
+        if priors.len() != rows * NUM_ACTIONS {
             return Err(MctsError(format!(
-                "expected priors of {} values and {rows} values for {rows} rows, got {} and {}",
+                "expected {} priors for {rows} rows, got {}",
                 rows * NUM_ACTIONS,
+                priors.len()
+            )));
+        }
+        let gathered: Vec<f32> = self.indices.iter().map(|&i| priors[i as usize]).collect();
+        self.expand_gathered(&gathered, values)
+    }
+
+    /// [`Forest::expand`] with the priors at [`Forest::prior_indices`] only, in that order.
+    pub fn expand_gathered(&mut self, priors: &[f32], values: &[f32]) -> Result<(), MctsError> {
+        self.check_waiting()?;
+        let rows = self.rows;
+        if priors.len() != self.indices.len() || values.len() != rows {
+            return Err(MctsError(format!(
+                "expected {} gathered priors and {rows} values for {rows} rows, got {} and {}",
+                self.indices.len(),
                 priors.len(),
                 values.len()
             )));
         }
-        let perspective = self.config.perspective;
-        for (tree, &start) in self.trees.iter().zip(&self.row_start) {
-            for (k, &node) in tree.leaves.iter().enumerate() {
-                let row = start + k;
-                tree.check_row(
-                    node,
-                    perspective,
-                    &priors[row * NUM_ACTIONS..(row + 1) * NUM_ACTIONS],
-                    values[row],
-                )
-                .map_err(|e| MctsError(format!("row {row} of the evaluation: {e}")))?;
-            }
+        if let Some(row) = values.iter().position(|v| !(v.is_finite() && (-1.0..=1.0).contains(v))) {
+            return Err(MctsError(format!(
+                "row {row} of the evaluation: a value must lie in [-1, 1], got {}",
+                values[row]
+            )));
+        }
+        if let Some(k) = priors.iter().position(|p| !(p.is_finite() && *p >= 0.0)) {
+            let (row, action) =
+                (self.indices[k] as usize / NUM_ACTIONS, self.indices[k] as usize % NUM_ACTIONS);
+            return Err(MctsError(format!(
+                "row {row} of the evaluation: the prior of legal action {action} must be a finite \
+                 number >= 0, got {}",
+                priors[k]
+            )));
         }
         let config = self.config;
         let threads = config.threads.min(self.trees.len()).max(1);
-        let run = |trees: &mut [Tree], starts: &[usize]| {
-            for (tree, &start) in trees.iter_mut().zip(starts) {
-                let count = tree.leaves.len();
+        let (row_start, gather_start) = (&self.row_start, &self.gather_start);
+        let run = |first: usize, trees: &mut [Tree]| {
+            for (k, tree) in trees.iter_mut().enumerate() {
+                let (t, count) = (first + k, tree.leaves.len());
                 if count > 0 {
-                    let p = &priors[start * NUM_ACTIONS..(start + count) * NUM_ACTIONS];
-                    tree.expand(&config, p, &values[start..start + count]);
+                    let p = &priors[gather_start[t]..gather_start[t + 1]];
+                    tree.expand(&config, p, &values[row_start[t]..row_start[t] + count]);
                 }
             }
         };
         if threads == 1 || rows < 64 {
-            run(&mut self.trees, &self.row_start);
+            run(0, &mut self.trees);
         } else {
             let chunk = self.trees.len().div_ceil(threads);
             std::thread::scope(|scope| {
-                for (trees, starts) in self.trees.chunks_mut(chunk).zip(self.row_start.chunks(chunk)) {
+                for (c, trees) in self.trees.chunks_mut(chunk).enumerate() {
                     let run = &run;
-                    scope.spawn(move || run(trees, starts));
+                    scope.spawn(move || run(c * chunk, trees));
                 }
             });
         }
         self.waiting = false;
         Ok(())
+    }
+
+    fn check_waiting(&self) -> Result<(), MctsError> {
+        if self.waiting {
+            Ok(())
+        } else {
+            Err(MctsError("no batch waits for an evaluation (call select first)".to_owned()))
+        }
     }
 
     /// Gives up the batch waiting for [`Forest::expand`] (its evaluation failed): the trees are
