@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 
 from congo import match
-from congo._files import atomic_output, check_outputs
+from congo.files import atomic_output, check_outputs
 
 
 def _load() -> str:
