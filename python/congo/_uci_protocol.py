@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Union
 
@@ -183,13 +182,13 @@ def _parse_option(line: str) -> Option | None:
     return Option(name, kind, default, low, high, var)
 
 
-_INTEGER = re.compile(r"[+-]?[0-9]+", re.ASCII)
-
-
 def _integer(text: str) -> int:
     """An integer of the protocol: ASCII digits with an optional sign (``int`` alone also takes
     other scripts' digits, underscores and spaces). Raises ``ValueError``."""
-    if not _INTEGER.fullmatch(text):
+    # isdigit() on ASCII text is exactly 0-9; cheaper than a regular expression, for every
+    # number of every info line.
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not (digits.isascii() and digits.isdigit()):
         raise ValueError(f"not an integer: {text!r}")
     return int(text)
 
