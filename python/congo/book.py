@@ -9,8 +9,8 @@ True
 A book maps a position (its :meth:`~congo.Board.zobrist_hash`: placement and side to move) to
 moves with weights. :func:`open_reader` reads and checks a file whole (magic, version, length,
 checksum, every move, the order of the entries); a damaged, truncated or foreign file raises
-:class:`BookError`, a ``ValueError``. The :class:`Reader` then answers in Rust, a binary search per
-probe: :meth:`~Reader.find` (the heaviest entry), :meth:`~Reader.find_all`, :meth:`~Reader.get`,
+:class:`BookError`, a ``ValueError``. The :class:`Reader` then answers in Rust, a directory lookup
+and a few keys per probe: :meth:`~Reader.find` (the heaviest entry), :meth:`~Reader.find_all`, :meth:`~Reader.get`,
 :meth:`~Reader.choice` and :meth:`~Reader.weighted_choice`, with python-chess's
 ``minimum_weight`` and ``exclude_moves``. Probing with a board (or a :class:`~congo.Position`)
 returns only moves legal there; probing with a key (an int) returns every entry of the key.

@@ -250,13 +250,21 @@ fn u64_at(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// A book in memory, checked whole when read: its keys apart from the rest, so that a probe is a
-/// binary search over one dense array.
+/// A book in memory, checked whole when read: its keys apart from the rest in one dense array,
+/// and a directory of where each range of keys (by their top bits) begins in it, so that a probe
+/// reads two directory slots and then a handful of keys (the keys are hashes: evenly spread).
 #[derive(Clone, Debug, Default)]
 pub struct Book {
     keys: Vec<u64>,
     entries: Vec<BookEntry>,
+    /// `directory[b]`: the first index whose key's top `bits` bits are at least `b`; one slot more
+    /// than there are buckets, so that bucket `b` is `directory[b]..directory[b + 1]`.
+    directory: Vec<u32>,
+    bits: u32,
 }
+
+/// The most bits of the directory: 4 Mi slots (16 MiB) for the largest books.
+const MAX_DIRECTORY_BITS: u32 = 22;
 
 impl Book {
     /// Reads and checks a book file.
@@ -318,7 +326,33 @@ impl Book {
             keys.push(entry.key);
             entries.push(entry);
         }
-        Ok(Book { keys, entries })
+        Ok(Book::indexed(keys, entries))
+    }
+
+    /// The book of sorted keys and their entries, with its directory.
+    fn indexed(keys: Vec<u64>, entries: Vec<BookEntry>) -> Book {
+        // About one key a bucket: the bits of the count, rounded up.
+        let bits = (usize::BITS - keys.len().leading_zeros()).min(MAX_DIRECTORY_BITS);
+        let buckets = 1usize << bits;
+        let mut directory = Vec::with_capacity(buckets + 1);
+        let mut index = 0usize;
+        for bucket in 0..buckets {
+            while index < keys.len() && Book::bucket_of(keys[index], bits) < bucket {
+                index += 1;
+            }
+            directory.push(index as u32);
+        }
+        directory.push(keys.len() as u32);
+        Book { keys, entries, directory, bits }
+    }
+
+    #[inline]
+    fn bucket_of(key: u64, bits: u32) -> usize {
+        if bits == 0 {
+            0
+        } else {
+            (key >> (64 - bits)) as usize
+        }
     }
 
     /// The number of entries.
@@ -338,9 +372,15 @@ impl Book {
 
     /// The entries of a key, heaviest first (a binary search).
     pub fn entries(&self, key: u64) -> &[BookEntry] {
-        let start = self.keys.partition_point(|&k| k < key);
-        let end = start + self.keys[start..].partition_point(|&k| k == key);
-        &self.entries[start..end]
+        let bucket = Book::bucket_of(key, self.bits);
+        let (Some(&low), Some(&high)) = (self.directory.get(bucket), self.directory.get(bucket + 1)) else {
+            return &[];
+        };
+        let (low, high) = (low as usize, high as usize);
+        let keys = &self.keys[low..high];
+        let start = keys.partition_point(|&k| k < key);
+        let end = start + keys[start..].iter().take_while(|&&k| k == key).count();
+        &self.entries[low + start..low + end]
     }
 
     /// The number of positions (distinct keys).
@@ -429,6 +469,35 @@ mod tests {
         let start = book.entries(Position::start().zobrist_hash());
         assert_eq!(start.iter().map(|e| e.path.uci()).collect::<Vec<_>>(), ["d2d3", "c2c3"]);
         assert!(book.entries(12345).is_empty());
+    }
+
+    #[test]
+    fn the_directory_finds_what_a_binary_search_finds() {
+        let mut rng = SplitMix64::new(3);
+        let c2c3 = parse_move("c2c3").unwrap();
+        let d2d3 = parse_move("d2d3").unwrap();
+        for count in [0usize, 1, 2, 3, 100, 5000] {
+            // Some keys twice (two moves), some small and some large, to reach the end buckets.
+            let mut keys: Vec<u64> = (0..count).map(|_| rng.next_u64()).collect();
+            keys.extend([0, u64::MAX].iter().take(count.min(2)));
+            let mut entries = Vec::new();
+            for (i, &key) in keys.iter().enumerate() {
+                entries.push(BookEntry { key, path: c2c3, weight: 1, learn: 0 });
+                if i % 3 == 0 {
+                    entries.push(BookEntry { key, path: d2d3, weight: 2, learn: 0 });
+                }
+            }
+            let book = Book::from_bytes(&encode(entries).unwrap()).unwrap();
+            for &key in &keys {
+                let expected = book.all().iter().filter(|e| e.key == key).count();
+                assert_eq!(book.entries(key).len(), expected, "{count} {key}");
+                assert!(book.entries(key).iter().all(|e| e.key == key));
+            }
+            for _ in 0..200 {
+                let key = rng.next_u64();
+                assert_eq!(book.entries(key).len(), book.all().iter().filter(|e| e.key == key).count());
+            }
+        }
     }
 
     #[test]
