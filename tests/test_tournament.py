@@ -163,6 +163,19 @@ def test_the_built_in_engine_kept_across_games_plays_as_a_fresh_one() -> None:
         assert [g.board.move_stack for g in kept.games] == [g.board.move_stack for g in fresh]
 
 
+def test_the_standings_name_outside_engines_by_their_id_name() -> None:
+    players = [f"uci[time=0.02]:{sys.executable} {FOREIGN}", "random", f"uci[depth=1]:{' '.join(CONGO)} uci"]
+    result = match.run_tournament(players, games=2, openings=START)
+    assert {s.player for s in result.standings()} == {"Foreign Table Engine", "random", "congo 0.1.0"}
+    assert "Elo (vs Foreign Table Engine)" in result.table()
+    assert "Foreign Table Engine" in result.cross_table()
+    # Two engines with one id name keep their descriptions, to be told apart.
+    twins = [f"uci[depth=1]:{' '.join(CONGO)} uci", f"uci[depth=2]:{' '.join(CONGO)} uci"]
+    result = match.run_tournament(twins, games=2, opening_plies=4)
+    name = match.parse_player(twins[0])[0]
+    assert sorted(s.player for s in result.standings()) == [name, f"{name} #2"]
+
+
 def test_a_tournament_keeps_one_process_per_player(tmp_path: Path) -> None:
     commands = [_proxy(tmp_path, name, [*CONGO, "uci"]) for name in ("a", "b", "c")]
     players = [f"uci[depth=1]:{command}" for command in commands]

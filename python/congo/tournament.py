@@ -457,12 +457,31 @@ class TournamentResult:
         """Each game's number in the tournament, from 0 (the record's ``Round`` is it plus one)."""
         self.pairing_of: list[int] = []
         """Each game's pairing (an index into :attr:`pairings` and :attr:`matches`)."""
+        self._id_names: dict[int, str] = {}
+
+    def name(self, player: int) -> str:
+        """How the standings call a player (an index into :attr:`players`): an outside engine by
+        its ``id name`` once it has played, unless another player goes by the same name; else
+        its description."""
+        found = self._id_names.get(player)
+        if found is None:
+            return self.players[player]
+        others = {self._id_names.get(i, name) for i, name in enumerate(self.players) if i != player}
+        return self.players[player] if found in others else found
 
     @property
     def played(self) -> int:
         return len(self.games)
 
     def add(self, pairing: int, number: int, game: GameRecord) -> None:
+        a, b = self.pairings[pairing]
+        white, black = (a, b) if game.index % 2 == 0 else (b, a)
+        for player, name, command in (
+            (white, game.white, game.white_command),
+            (black, game.black, game.black_command),
+        ):
+            if command is not None:  # an outside engine: named by what it says it is
+                self._id_names[player] = name
         self.matches[pairing].add(game)
         self.games.append(game)
         self.numbers.append(number)
@@ -485,15 +504,11 @@ class TournamentResult:
             return {}
         return {rating.key: rating for rating in fitted}
 
-    def standings(self) -> list[Standing]:
-        """The players by points (then by Elo), with their games and fitted Elo."""
-        counts: dict[str, list[float]] = {name: [0.0] * 5 for name in self.players}  # points, games, W, D, L
+    def _order(self) -> list[tuple[int, Standing]]:
+        counts = [[0.0] * 5 for _ in self.players]  # points, games, W, D, L
         for (a, b), result in zip(self.pairings, self.matches):
-            for name, wins, losses in (
-                (self.players[a], result.wins, result.losses),
-                (self.players[b], result.losses, result.wins),
-            ):
-                row = counts[name]
+            for player, wins, losses in ((a, result.wins, result.losses), (b, result.losses, result.wins)):
+                row = counts[player]
                 row[0] += wins + 0.5 * result.draws
                 row[1] += result.played
                 row[2] += wins
@@ -501,32 +516,38 @@ class TournamentResult:
                 row[4] += losses
         ratings = self.ratings()
         lines = []
-        for name in self.players:
-            points, played, won, drawn, lost = counts[name]
-            rating = ratings.get(name)
-            lines.append(
-                Standing(
-                    name,
-                    points,
-                    int(played),
-                    int(won),
-                    int(drawn),
-                    int(lost),
-                    None if rating is None else rating.elo,
-                    None if rating is None else rating.error,
-                    False if rating is None else rating.at_least,
-                )
+        for player, (points, played, won, drawn, lost) in enumerate(counts):
+            rating = ratings.get(self.players[player])
+            standing = Standing(
+                self.name(player),
+                points,
+                int(played),
+                int(won),
+                int(drawn),
+                int(lost),
+                None if rating is None else rating.elo,
+                None if rating is None else rating.error,
+                False if rating is None else rating.at_least,
             )
-        order = {name: i for i, name in enumerate(self.players)}
+            lines.append((player, standing))
         return sorted(
-            lines, key=lambda s: (-s.points, -(s.elo if s.elo is not None else -math.inf), order[s.player])
+            lines,
+            key=lambda line: (
+                -line[1].points,
+                -(line[1].elo if line[1].elo is not None else -math.inf),
+                line[0],
+            ),
         )
+
+    def standings(self) -> list[Standing]:
+        """The players by points (then by Elo), with their games and fitted Elo."""
+        return [standing for _, standing in self._order()]
 
     def table(self) -> str:
         """The standings as a table: rank, player, points of games, W/D/L, Elo ± half its interval."""
         lines = self.standings()
         width = max(len("player"), *(len(s.player) for s in lines))
-        rows = [f" #  {'player':<{width}}  {'points':>11}  {'+W =D -L':>14}  Elo (vs {self.players[0]})"]
+        rows = [f" #  {'player':<{width}}  {'points':>11}  {'+W =D -L':>14}  Elo (vs {self.name(0)})"]
         for rank, s in enumerate(lines, 1):
             score = f"{s.points:g}/{s.games}"
             record = f"+{s.wins} ={s.draws} -{s.losses}"
@@ -536,20 +557,20 @@ class TournamentResult:
     def cross_table(self) -> str:
         """Points of the row's player against the column's (``points/games``), players in standings
         order; ``-`` where they did not meet."""
-        order = [s.player for s in self.standings()]
-        cell: dict[tuple[str, str], str] = {}
+        order = [player for player, _ in self._order()]
+        cell: dict[tuple[int, int], str] = {}
         for (a, b), result in zip(self.pairings, self.matches):
-            first, second = self.players[a], self.players[b]
-            cell[first, second] = f"{result.wins + 0.5 * result.draws:g}/{result.played}"
-            cell[second, first] = f"{result.losses + 0.5 * result.draws:g}/{result.played}"
-        width = max(len(name) for name in order)
+            cell[a, b] = f"{result.wins + 0.5 * result.draws:g}/{result.played}"
+            cell[b, a] = f"{result.losses + 0.5 * result.draws:g}/{result.played}"
+        width = max(len(self.name(player)) for player in order)
         heads = [f"{i + 1:>2}" for i in range(len(order))]
         columns = [max(7, *(len(cell.get((row, column), "-")) for row in order)) for column in order]
         rows = [f"{'':>2}  {'':<{width}}  " + "  ".join(f"{h:>{w}}" for h, w in zip(heads, columns))]
         for i, row in enumerate(order):
             cells = ["x" if row == column else cell.get((row, column), "-") for column in order]
+            name = self.name(row)
             rows.append(
-                f"{i + 1:>2}  {row:<{width}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(cells, columns))
+                f"{i + 1:>2}  {name:<{width}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(cells, columns))
             )
         return "\n".join(rows)
 
