@@ -10,6 +10,8 @@ import enum
 import importlib
 import importlib.util
 import pathlib
+import pickle
+import re
 import subprocess
 import sys
 
@@ -17,6 +19,7 @@ import pytest
 
 import congo
 import congo.engine
+import congo.learning
 from congo import (
     BLACK,
     WHITE,
@@ -130,6 +133,37 @@ def test_the_bindings_know_a_board_by_its_type_not_by_an_attribute() -> None:
 
     with pytest.raises(TypeError, match=r"LegalMoveGenerator takes a congo\.Board or a congo\.Position"):
         congo.LegalMoveGenerator(Lookalike())
+
+
+def test_the_bindings_look_up_no_private_python_name() -> None:
+    # They read and wrote Board._position, and called congo.pieces._piece and
+    # congo.learning._restore_game, by name.
+    bindings = pathlib.Path(__file__).resolve().parent.parent / "rust" / "congo-py" / "src"
+    if not bindings.is_dir():
+        pytest.skip("no binding sources here")
+    lookup = re.compile(r'\b(?:getattr|setattr|hasattr|intern!)\([^)]*"_[A-Za-z]')
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted(bindings.glob("*.rs"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if lookup.search(line)
+    ]
+    assert found == []
+
+
+def test_a_learning_game_pickles_through_its_own_class() -> None:
+    game = congo.learning.Game(Position(MONKEY_FEN), 40)
+    game.apply(game.legal_actions()[0])
+    again = pickle.loads(pickle.dumps(game))
+    assert type(again) is congo.learning.Game
+    assert again.actions() == game.actions()
+    assert again.position == game.position
+    # A tampered pickle: an action that is not legal where it stands is refused, not played.
+    cls, args, actions = game.__reduce__()
+    assert actions == game.actions()
+    fresh = cls(*args)
+    with pytest.raises(IllegalMoveError):
+        fresh.__setstate__([congo.learning.STOP_ACTION])
 
 
 def test_a_limit_crosses_as_one_value_checked_once(monkeypatch: pytest.MonkeyPatch) -> None:

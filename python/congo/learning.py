@@ -241,14 +241,6 @@ def action_name(action: int) -> str:
     return SQUARE_NAMES[leg[0]] + SQUARE_NAMES[leg[1]]
 
 
-def _restore_game(fen: str, max_plies: int, actions: list[int]) -> Game:
-    """Unpickles a :class:`Game`: its start and every action applied."""
-    game = Game(Position(fen), max_plies)
-    for action in actions:
-        game.apply(action)
-    return game
-
-
 Start = Union[Board, Position, str]
 """A start position: a board (its current position), a position or a FEN."""
 

@@ -131,11 +131,3 @@ class Piece:
 
     def __reduce__(self) -> tuple[type[Piece], tuple[PieceType, Color]]:
         return (Piece, (self.piece_type, self.color))
-
-
-_PIECES: Final = {(t, c): Piece(t, c) for t in PIECE_TYPES for c in COLORS}
-
-
-def _piece(piece_type: PieceType, color: Color) -> Piece:
-    """The shared instance for a piece type and colour."""
-    return _PIECES[(piece_type, color)]

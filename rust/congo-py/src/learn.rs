@@ -281,13 +281,22 @@ impl PyGame {
         self.clone()
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    /// Pickles as the class, the start and the ply limit, and every action applied, which
+    /// `__setstate__` plays again.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let game = slf.borrow();
-        let restore = py.import("congo.learning")?.getattr("_restore_game")?;
-        let args =
-            (game.inner.start().fen(), game.inner.max_plies(), game.inner.actions().collect::<Vec<_>>());
-        Ok((restore, args.into_pyobject(py)?))
+        let args = (PyPosition { inner: *game.inner.start() }, game.inner.max_plies());
+        (slf.get_type(), args, game.inner.actions().collect::<Vec<_>>()).into_pyobject(py)
+    }
+
+    /// Plays the actions of a pickle (see `__reduce__`). Raises `IllegalMoveError` for one that
+    /// cannot be played where it stands (a tampered pickle), `ValueError` for one out of range.
+    fn __setstate__(&mut self, actions: &Bound<'_, PyAny>) -> PyResult<()> {
+        for action in actions.try_iter()? {
+            self.inner.apply(check_action(&action?)?).map_err(|e| step_error(&e))?;
+        }
+        Ok(())
     }
 
     fn __repr__(&self) -> String {

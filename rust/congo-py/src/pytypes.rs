@@ -11,18 +11,17 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyModule;
 
-/// The shared `Piece` objects, indexed by `role.index() * 2 + white`, and the `Piece` class.
+/// The `Piece` objects the bindings hand out, one per piece type and colour (indexed by
+/// `role.index() * 2 + white`), made once with the public constructor, and the `Piece` class.
 static PIECES: PyOnceLock<(Vec<Py<PyAny>>, Py<PyAny>)> = PyOnceLock::new();
 
 fn pieces(py: Python<'_>) -> PyResult<&(Vec<Py<PyAny>>, Py<PyAny>)> {
     PIECES.get_or_try_init(py, || {
-        let module = PyModule::import(py, "congo.pieces")?;
-        let class = module.getattr("Piece")?;
-        let shared = module.getattr("_piece")?;
+        let class = PyModule::import(py, "congo.pieces")?.getattr("Piece")?;
         let mut table = Vec::with_capacity(16);
         for role in Role::ALL {
             for white in [false, true] {
-                table.push(shared.call1((role as u8, white))?.unbind());
+                table.push(class.call1((role as u8, white))?.unbind());
             }
         }
         Ok((table, class.unbind()))
