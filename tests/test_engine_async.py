@@ -377,3 +377,20 @@ def test_an_engine_that_floods_its_output_is_read_within_a_bounded_buffer() -> N
             await engine.quit()
 
     run(main)
+
+
+def test_cancelling_a_queued_call_never_stops_the_search_running_before_it() -> None:
+    board = congo.Board()
+
+    async def main() -> None:
+        async with congo.Engine(hash_mb=16).asyncio() as engine:
+            first = asyncio.ensure_future(engine.analyse(board, Limit(depth=14)))  # about a second
+            second = asyncio.ensure_future(engine.analyse(board, Limit(depth=2)))  # waits its turn
+            await asyncio.sleep(0.05)
+            assert not first.done()
+            second.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await second
+            assert (await first)["depth"] == 14  # searched to the end, not stopped
+
+    run(main)

@@ -709,13 +709,21 @@ class AsyncEngine:
         as soon as it is), then :meth:`Engine.stop` (the one claimed)."""
         if self._analysis is not None:
             self._analysis.stop()
-        stopped = threading.Event()
-        future = self._submit(work, stopped)
+        stopped, started = threading.Event(), threading.Event()
+
+        def job() -> _T:
+            started.set()
+            return work(stopped)
+
+        future = self._submit(job)
         try:
             return await future
         except asyncio.CancelledError:
             stopped.set()
-            self.engine.stop()
+            # Only a search of this call is stopped, never one of an earlier call still running:
+            # a job not started yet is dropped, or sees ``stopped`` once it has claimed the engine.
+            if started.is_set():
+                self.engine.stop()
             raise
 
     def _submit(self, work: Callable[..., _T], *args: object) -> asyncio.Future[_T]:
@@ -788,12 +796,13 @@ class AsyncEngine:
         position = to_position(board)
         _root_moves(position, root_moves)
         loop = asyncio.get_running_loop()
-        stopped = threading.Event()
+        stopped, started = threading.Event(), threading.Event()
         engine = self.engine
 
         def stop() -> None:
             stopped.set()  # not yet claimed: stopped as soon as it is
-            engine.stop()
+            if started.is_set():  # never the search of an earlier call
+                engine.stop()
 
         result = AsyncAnalysisResult(stop)
         if self._analysis is not None:
@@ -803,6 +812,7 @@ class AsyncEngine:
             loop.call_soon_threadsafe(result._post, info)
 
         def work() -> BestMove:
+            started.set()
             claim = engine._claim()
             if stopped.is_set():  # a stop before the claim: the search stops at once
                 engine.stop()
