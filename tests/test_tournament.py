@@ -199,6 +199,11 @@ def test_a_crashed_engine_loses_its_game_and_is_started_anew(tmp_path: Path) -> 
         assert isinstance(game.outcome, match.Adjudicated)
         assert game.outcome.termination is match.Adjudication.ENGINE_FAILURE
     assert len(_logs(tmp_path, "crash")) == 3  # a new process for each game after a crash
+    # Said, as it happens and in the record of the game the new process plays.
+    for game in result.games[1:]:
+        assert [event.kind for event in game.events][:1] == ["restart"]
+        assert "a new process plays this one" in game.record()
+    assert "restart" not in [event.kind for event in result.games[0].events]
 
 
 def test_an_engine_that_stops_answering_is_replaced_for_its_next_game(tmp_path: Path) -> None:
@@ -237,6 +242,7 @@ def test_recover_lets_a_match_go_on_past_an_engine_that_cannot_start(tmp_path: P
     reasons = [game.outcome.reason for game in result.games if isinstance(game.outcome, match.Adjudicated)]
     assert len(reasons) == 3
     assert "could not be started" in reasons[1]
+    assert "engine_failure" in [event.kind for event in result.games[1].events]
     assert "could not be started" not in reasons[0] + reasons[2]
     assert (tmp_path / "starts").read_text() == "3"
 

@@ -534,7 +534,8 @@ class MoveInfo:
 class MatchEvent:
     """Something a match reports as it happens: ``kind`` is ``"illegal_move"``,
     ``"engine_failure"``, ``"time_forfeit"`` or ``"late_move"`` (a move over its clock by less than
-    the time margin: reported, not lost), or ``"repeats"`` (deterministic players would replay pairs,
+    the time margin: reported, not lost), ``"restart"`` (an outside engine that failed in its
+    previous game gets a new process), or ``"repeats"`` (deterministic players would replay pairs,
     said before the first game); ``message`` says it all in words (the move and the position, the
     exit status and the engine's last stderr lines, by how much)."""
 
@@ -1251,10 +1252,27 @@ def _play_slot_game(
     white, black = (a, b) if first_is_white else (b, a)
     track = slot.track if on_players is None else on_players
     track([a, b])
+    on_event = play_options.get("on_event")
+    notes: list[MatchEvent] = []  # said before the game starts, kept in its record
+
+    def note(kind: str, message: str, player: Player) -> None:
+        event = MatchEvent(kind, message, player.name, index)
+        notes.append(event)
+        if on_event is not None:
+            on_event(event)
+
     try:
+        for player in (white, black):
+            if isinstance(player, UciPlayer) and player.failed:
+                note(
+                    "restart",
+                    f"{player.name} failed in its previous game: a new process plays this one",
+                    player,
+                )
         for player in (white, black) if recover else ():
             failure = _start_failure(player)
             if failure is not None:
+                note("engine_failure", failure, player)
                 game = _forfeited(white, black, opening, player is white, failure, play_options)
                 break
         else:
@@ -1264,6 +1282,7 @@ def _play_slot_game(
         slot.release(a)
         slot.release(b)
     game.index = index
+    game.events[:0] = notes
     return game
 
 

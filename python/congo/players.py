@@ -293,6 +293,11 @@ class UciPlayer(Player):
             self._failed = True
             raise
 
+    @property
+    def failed(self) -> bool:
+        """Whether the engine failed in its last game (:meth:`new_game` then starts a new one)."""
+        return self._failed
+
     def new_game(self) -> None:
         if self._failed and self._engine is not None:
             engine, self._engine = self._engine, None
