@@ -1012,14 +1012,11 @@ async def _forward(inner: AsyncAnalysisResult, outer: AnalysisResult) -> None:
         async for info in inner:
             outer._post(info)
         outer._best = await inner.wait()
+    except asyncio.CancelledError:  # the loop is closing: the engine with it
+        outer._error = EngineTerminatedError("the engine was closed")
+        raise
     except BaseException as error:  # handed to the consumer
-        outer._error = (
-            error
-            if not isinstance(error, asyncio.CancelledError)
-            else EngineTerminatedError("the engine was closed")
-        )
-        if isinstance(error, asyncio.CancelledError):
-            raise
+        outer._error = error
     finally:
         outer._finish()
 
