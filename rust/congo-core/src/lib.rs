@@ -16,8 +16,8 @@
 
 pub mod bench;
 pub mod bitboard;
-pub mod book;
 pub mod board;
+pub mod book;
 pub mod bounds;
 pub mod datagen;
 pub mod fen;
