@@ -327,7 +327,8 @@ def test_after_quit_every_call_says_the_engine_is_closed(kind: str) -> None:
     async def main() -> None:
         engine: AsyncKind
         if kind == "uci":
-            _, engine = await popen_uci(CONGO_UCI, timeout=60)
+            # python-chess's setpgrp is taken (the engine has a group of its own anyway).
+            _, engine = await popen_uci(CONGO_UCI, timeout=60, setpgrp=True)
         else:
             engine = congo.Engine(hash_mb=16).asyncio()
         await engine.quit()

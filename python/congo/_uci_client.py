@@ -665,7 +665,8 @@ async def popen_uci(
     :class:`UciProtocol`. ``command`` is the program's path or its argument list
     (``["congo", "uci"]``); ``popen_args`` go to ``subprocess.Popen``. On POSIX the engine gets a
     process group of its own (unless ``popen_args`` arrange one), killed with it. ``timeout`` and
-    ``search_timeout``: see :class:`UciProtocol`.
+    ``search_timeout``: see :class:`UciProtocol`. python-chess's ``setpgrp`` is accepted and changes
+    nothing.
 
     Raises ``OSError`` if the program cannot be started, :class:`EngineTimeoutError` if it does not
     complete the handshake within ``timeout`` seconds, :class:`EngineTerminatedError` if it exits,
@@ -683,6 +684,9 @@ async def _popen_uci(
     _check_timeout("timeout", timeout)
     _check_timeout("search_timeout", search_timeout)
     args = [command] if isinstance(command, str) else list(command)
+    # python-chess's own argument, for its users' code: the engine has a process group of its
+    # own anyway.
+    popen_args = {key: value for key, value in popen_args.items() if key != "setpgrp"}
     process = await _EngineProcess.start(args, popen_args)
     engine = UciProtocol(process, timeout=timeout, search_timeout=search_timeout)
     try:
