@@ -114,7 +114,8 @@ class Board(_core.BoardState):
 
     # The position and the move stack are the Rust base's (``_core.BoardState``): ``_position``,
     # ``_history``, and ``_push``/``_pop``/``_reset``/``_restore``/``_snapshot``, which change or
-    # read both in one step. The bindings know a board by that type (docs/architecture.md, "The bindings").
+    # read both in one step. The bindings know a board by that type (docs/architecture.md, the
+    # ``rust/congo-py`` section).
 
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
         self._reset(Position(_EMPTY_BOARD_FEN if fen is None else fen))
