@@ -395,3 +395,9 @@ def test_cancelling_a_queued_call_never_stops_the_search_running_before_it() -> 
             assert (await first)["depth"] == 14  # searched to the end, not stopped
 
     run(main)
+
+
+def test_the_built_in_analysis_takes_simple_engines_default_multipv() -> None:
+    # multipv=None is SimpleEngine's default: code that passes it runs on the built-in engine too.
+    with congo.Engine(hash_mb=16).analysis(congo.Board(), Limit(depth=2), multipv=None) as analysis:
+        assert [info["multipv"] for info in analysis] == [1, 1]

@@ -562,7 +562,7 @@ class Engine:
         board: PositionLike,
         limit: Limit | None = None,
         *,
-        multipv: int = 1,
+        multipv: int | None = None,
         root_moves: Iterable[Move] | None = None,
     ) -> AnalysisResult:
         """Starts an analysis in a background thread and returns at once (python-chess's
@@ -581,6 +581,7 @@ class Engine:
         limit = Limit() if limit is None else limit
         if not isinstance(limit, Limit):
             raise TypeError(f"limit must be a congo.Limit or None, got {type(limit).__name__}")
+        multipv = 1 if multipv is None else multipv  # SimpleEngine's default, for the same code
         _core.check_multipv(multipv)
         position = to_position(board)
         _root_moves(position, root_moves)  # checked here: a bad root move fails the call
@@ -782,7 +783,7 @@ class AsyncEngine:
         board: PositionLike,
         limit: Limit | None = None,
         *,
-        multipv: int = 1,
+        multipv: int | None = None,
         root_moves: Iterable[Move] | None = None,
         **_: object,
     ) -> AsyncAnalysisResult:
@@ -792,6 +793,7 @@ class AsyncEngine:
         limit = Limit() if limit is None else limit
         if not isinstance(limit, Limit):
             raise TypeError(f"limit must be a congo.Limit or None, got {type(limit).__name__}")
+        multipv = 1 if multipv is None else multipv  # SimpleEngine's default, for the same code
         _core.check_multipv(multipv)
         position = to_position(board)
         _root_moves(position, root_moves)
