@@ -199,11 +199,24 @@ def test_a_crashed_engine_loses_its_game_and_is_started_anew(tmp_path: Path) -> 
         assert isinstance(game.outcome, match.Adjudicated)
         assert game.outcome.termination is match.Adjudication.ENGINE_FAILURE
     assert len(_logs(tmp_path, "crash")) == 3  # a new process for each game after a crash
-    # Said, as it happens and in the record of the game the new process plays.
-    for game in result.games[1:]:
+    assert not any(event.kind == "restart" for game in result.games for event in game.events)
+    # With recover, the restart is said, as it happens and in the record of the game it plays.
+    events: list[match.MatchEvent] = []
+    again = match.run_match(
+        match.parse_player(f"uci[time=0.05]:{crasher}"),
+        match.parse_player("random"),
+        games=3,
+        openings=START,
+        recover=True,
+        on_event=events.append,
+    )
+    assert [(event.kind, event.game) for event in events if event.kind == "restart"] == [
+        ("restart", 1),
+        ("restart", 2),
+    ]
+    for game in again.games[1:]:
         assert [event.kind for event in game.events][:1] == ["restart"]
         assert "a new process plays this one" in game.record()
-    assert "restart" not in [event.kind for event in result.games[0].events]
 
 
 def test_an_engine_that_stops_answering_is_replaced_for_its_next_game(tmp_path: Path) -> None:

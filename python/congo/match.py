@@ -534,10 +534,10 @@ class MoveInfo:
 class MatchEvent:
     """Something a match reports as it happens: ``kind`` is ``"illegal_move"``,
     ``"engine_failure"``, ``"time_forfeit"`` or ``"late_move"`` (a move over its clock by less than
-    the time margin: reported, not lost), ``"restart"`` (an outside engine that failed in its
-    previous game gets a new process), or ``"repeats"`` (deterministic players would replay pairs,
-    said before the first game); ``message`` says it all in words (the move and the position, the
-    exit status and the engine's last stderr lines, by how much)."""
+    the time margin: reported, not lost), ``"restart"`` (with ``recover``: an outside engine that
+    failed in its previous game gets a new process), or ``"repeats"`` (deterministic players would
+    replay pairs, said before the first game); ``message`` says it all in words (the move and the
+    position, the exit status and the engine's last stderr lines, by how much)."""
 
     kind: str
     message: str
@@ -1262,7 +1262,7 @@ def _play_slot_game(
             on_event(event)
 
     try:
-        for player in (white, black):
+        for player in (white, black) if recover else ():
             if isinstance(player, UciPlayer) and player.failed:
                 note(
                     "restart",
