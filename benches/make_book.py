@@ -27,7 +27,7 @@ import time
 
 import congo
 from congo import book, pgn
-from congo._files import atomic_output
+from congo.files import atomic_output
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "python" / "congo" / "data" / "book.cbk"
