@@ -1,17 +1,19 @@
 """What the engine client costs: the median round trip of ``analyse(Limit(depth=1))`` through the
 asyncio client (``congo.engine.popen_uci``) and through ``SimpleEngine`` (the blocking wrapper
-over it, its loop on a thread of its own), against the same exchange written to the raw pipe.
+over it, its loop on a thread of its own), against the same exchange written to the raw pipe, read
+with blocking reads and under asyncio.
 
     python benches/engine_overhead.py                  # 10 rounds of 200 calls each way
     python benches/engine_overhead.py --rounds 3 --calls 100
     python benches/engine_overhead.py --out benches/results/engine-overhead.txt
 
 The raw pipe writes ``position …`` and ``go depth 1`` and reads, with blocking ``os.read`` on the
-same thread, up to ``bestmove``: the least any client can do. The clients write ``position``,
-``isready`` and ``go depth 1`` in one write (the ``isready`` tells a rejected position from a
-search of the old one) and parse every line up to ``bestmove``. Each way has its own ``congo uci``
-process; the rounds take turns, so that a change of the machine's load falls on all three. The
-target: the async client within 0.1 ms of the raw pipe.
+same thread, up to ``bestmove``: the least any client can do; under asyncio, a reader callback on
+the pipe wakes the waiting task once ``bestmove`` is in: the least any asyncio client can do. The
+clients write ``position``, ``isready`` and ``go depth 1`` in one write (the ``isready`` tells a
+rejected position from a search of the old one) and parse every line up to ``bestmove``. Each way
+has its own ``congo uci`` process; the rounds take turns, so that a change of the machine's load
+falls on all of them. The target: the async client within 0.1 ms of the raw pipe.
 
 The machine's load average is printed first: latencies on a shared machine depend on it.
 """
@@ -63,6 +65,33 @@ class RawPipe:
     def close(self) -> None:
         os.write(self.stdin, b"quit\n")
         self.process.wait(timeout=30)
+
+
+async def measure_raw_async(pipe: RawPipe, command: bytes, calls: int) -> list[float]:
+    """The raw exchange under asyncio: the least any asyncio client can do (a reader callback on
+    the pipe wakes the waiting task once ``bestmove`` is in)."""
+    loop = asyncio.get_running_loop()
+    waiter: list[asyncio.Future[None]] = []
+
+    def readable() -> None:
+        chunk = os.read(pipe.stdout, 65536)
+        pipe.pending += chunk
+        if b"bestmove" in pipe.pending and waiter and not waiter[0].done():
+            pipe.pending = b""
+            waiter[0].set_result(None)
+
+    loop.add_reader(pipe.stdout, readable)
+    times = []
+    try:
+        for _ in range(calls):
+            start = time.perf_counter()
+            waiter[:] = [loop.create_future()]
+            os.write(pipe.stdin, command)
+            await waiter[0]
+            times.append(time.perf_counter() - start)
+    finally:
+        loop.remove_reader(pipe.stdout)
+    return times
 
 
 def measure_raw(pipe: RawPipe, command: bytes, calls: int) -> list[float]:
@@ -120,20 +149,24 @@ def main() -> int:
 
     loop = asyncio.new_event_loop()
     raw = RawPipe()
+    raw_async = RawPipe()
     _, engine = loop.run_until_complete(popen_uci(ENGINE))
     simple = SimpleEngine.popen_uci(ENGINE)
-    samples: dict[str, list[float]] = {"raw": [], "async": [], "simple": []}
+    samples: dict[str, list[float]] = {"raw": [], "raw-async": [], "async": [], "simple": []}
     try:
         # Warm up each way (tables allocated, code paths hot), then the rounds.
         measure_raw(raw, command, 20)
+        loop.run_until_complete(measure_raw_async(raw_async, command, 20))
         loop.run_until_complete(measure_async(engine, board, 20))
         measure_simple(simple, board, 20)
         for _ in range(args.rounds):
             samples["raw"] += measure_raw(raw, command, args.calls)
+            samples["raw-async"] += loop.run_until_complete(measure_raw_async(raw_async, command, args.calls))
             samples["async"] += loop.run_until_complete(measure_async(engine, board, args.calls))
             samples["simple"] += measure_simple(simple, board, args.calls)
     finally:
         raw.close()
+        raw_async.close()
         loop.run_until_complete(engine.quit())
         loop.close()
         simple.quit()
@@ -143,6 +176,7 @@ def main() -> int:
     report.append(f"analyse(Limit(depth=1)) round trip, {args.rounds} rounds x {args.calls} calls each way")
     for way, label in (
         ("raw", "raw pipe (position, go, read to bestmove)"),
+        ("raw-async", "raw pipe under asyncio (a reader callback)"),
         ("async", "asyncio client (popen_uci)"),
         ("simple", "SimpleEngine (loop on its own thread)"),
     ):
