@@ -284,7 +284,7 @@ def test_virtual_loss_batches_leaves() -> None:
 def test_the_same_seed_gives_the_same_result_on_any_threads() -> None:
     def run(seed: int, threads: int, gumbel: bool) -> list[list[int]]:
         results = mcts.search(
-            [congo.Board(fen) for fen in POSITIONS] * 3,
+            [congo.Board(fen) for fen in POSITIONS] * 8,  # two threads get 16 trees each
             fake_network,
             simulations=80,
             dirichlet_alpha=0.3,

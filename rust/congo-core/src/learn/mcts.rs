@@ -111,6 +111,10 @@ impl Default for MctsConfig {
 /// The most leaves a tree gives to one step.
 pub const MAX_LEAVES_PER_TREE: usize = 1024;
 
+/// The fewest trees a thread of a step is given: starting a thread costs about as much as a few
+/// dozen simulations.
+pub const MIN_TREES_PER_THREAD: usize = 16;
+
 /// The most trees of a forest.
 pub const MAX_TREES: usize = 1 << 20;
 
@@ -909,6 +913,11 @@ impl Forest {
         Ok(())
     }
 
+    /// The threads a step uses: a thread is worth starting for [`MIN_TREES_PER_THREAD`] trees.
+    fn threads(&self) -> usize {
+        self.config.threads.min(self.trees.len() / MIN_TREES_PER_THREAD).max(1)
+    }
+
     fn check_idle(&self) -> Result<(), MctsError> {
         if self.waiting {
             return Err(MctsError("a batch waits for its evaluation (call expand first)".to_owned()));
@@ -925,7 +934,7 @@ impl Forest {
         let n = self.trees.len();
         self.planes.resize(n * per_tree * PLANE_SIZE, 0);
         self.masks.resize(n * per_tree * NUM_ACTIONS, 0);
-        let threads = self.config.threads.min(n).max(1);
+        let threads = self.threads();
         let (config, tablebase) = (self.config, self.tablebase.as_deref());
         // Each share of trees writes its leaves packed from the start of its region.
         let run = |trees: &mut [Tree], planes: &mut [u8], masks: &mut [u8]| -> Result<usize, MctsError> {
@@ -1063,7 +1072,7 @@ impl Forest {
             )));
         }
         let config = self.config;
-        let threads = config.threads.min(self.trees.len()).max(1);
+        let threads = self.threads();
         let (row_start, gather_start) = (&self.row_start, &self.gather_start);
         let run = |first: usize, trees: &mut [Tree]| {
             for (k, tree) in trees.iter_mut().enumerate() {
@@ -1074,7 +1083,7 @@ impl Forest {
                 }
             }
         };
-        if threads == 1 || rows < 64 {
+        if threads == 1 {
             run(0, &mut self.trees);
         } else {
             let chunk = self.trees.len().div_ceil(threads);
