@@ -4,6 +4,7 @@ the middle of a search, one that crashes, one that hangs and ones that answer no
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shlex
 import signal
@@ -609,3 +610,33 @@ def test_a_ctrl_c_during_a_call_stops_the_search_and_the_engine_answers_the_next
     assert congo_engine.play(board, Limit(depth=2)).move in board.legal_moves
     assert process.poll() is None  # the same process, never killed
     assert congo_engine._connection.process is process
+
+
+@given(
+    lines=st.lists(LINE_BYTES | st.sampled_from([b"\xe2\x82", "é".encode(), b"bestmove a1c3"]), max_size=30),
+    cuts=st.lists(st.integers(min_value=0, max_value=2000), max_size=20),
+    crlf=st.booleans(),
+)
+def test_the_asyncio_reader_gives_the_splitters_lines(
+    lines: list[bytes], cuts: list[int], crlf: bool
+) -> None:
+    # The reader takes a block of whole lines at once, decoded together: the same lines as the
+    # splitter's, wherever the blocks end.
+    from congo._uci_process import _MAX_LINE, _EngineProcess
+
+    stream = (b"\r\n" if crlf else b"\n").join(lines) + (b"\n" if lines else b"")
+    points = sorted({0, len(stream), *(cut for cut in cuts if cut < len(stream))})
+    chunks = [stream[a:b] for a, b in zip(points, points[1:])]
+
+    async def read() -> list[object]:
+        process = _EngineProcess(asyncio.get_running_loop(), own_group=False)
+        for chunk in chunks:
+            process.pipe_data_received(1, chunk)
+        process.pipe_connection_lost(1, None)
+        assert process._pending == sum(len(x) + 64 if isinstance(x, str) else 64 for x in process._lines)
+        return list(process._lines)
+
+    expected: list[object] = [
+        x.decode("utf-8", "replace") if isinstance(x, bytes) else x for x in _split(chunks, _MAX_LINE)
+    ]
+    assert asyncio.run(read()) == [*expected, None]

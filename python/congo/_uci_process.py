@@ -61,6 +61,10 @@ class _LineSplitter:
         self._pending = bytearray()
         self._skipped = 0  # bytes of an over-long line read so far (0: none)
 
+    def idle(self) -> bool:
+        """Whether no part of a line is held (the last block ended with a line end)."""
+        return not self._pending and not self._skipped
+
     def feed(self, chunk: bytes) -> list[bytes | _TooLong]:
         """The lines this block completes."""
         batch: list[bytes | _TooLong] = []
@@ -396,6 +400,18 @@ class _EngineProcess(asyncio.SubprocessProtocol):
         if fd == 2:
             self._keep_stderr(self._stderr_splitter.feed(data))
             return
+        if data.endswith(b"\n") and len(data) <= _MAX_LINE and self._splitter.idle():
+            # The common block, whole lines none of which can be too long: decoded and split at
+            # once, the same lines as the splitter's (a line end is never inside a UTF-8 sequence).
+            text = data.decode("utf-8", "replace")
+            lines = text.split("\n")
+            lines.pop()
+            if "\r" in text:
+                lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+            self._lines.extend(lines)
+            self._pending += sum(map(len, lines)) + 64 * len(lines)
+            self._taken()
+            return
         batch = self._splitter.feed(data)
         if batch:
             self._take(batch)
@@ -431,6 +447,10 @@ class _EngineProcess(asyncio.SubprocessProtocol):
             line: _Line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
             self._lines.append(line)
             self._pending += len(line) + 64 if isinstance(line, str) else 64
+        self._taken()
+
+    def _taken(self) -> None:
+        """After lines were queued: reading pauses if too many wait; a waiting reader wakes."""
         if self._pending >= _MAX_PENDING and not self._reading_paused and self._stdout is not None:
             self._reading_paused = True
             with contextlib.suppress(RuntimeError):
