@@ -367,8 +367,10 @@ class UciProtocol:
         roots = None if root_moves is None else list(root_moves)
         for name, value in options.items():
             await self._set_option(name, value)
-        if "MultiPV" in self.options:  # looked up without regard to case
-            await self._set_option("MultiPV", multipv or 1, managed_ok=True)
+        multipv_option = self.options.get("MultiPV")  # looked up without regard to case
+        if multipv_option is not None:
+            if self.config.get(multipv_option.name) != (multipv or 1):  # set once, not every search
+                await self._set_option(multipv_option.name, multipv or 1, managed_ok=True)
         elif multipv not in (None, 1):
             raise EngineError("the engine has no MultiPV option")
         commands = []
