@@ -159,6 +159,7 @@ def test_find_takes_the_heaviest_legal_move_and_find_all_orders_by_weight(tmp_pa
     with book.open_reader(_sample(tmp_path)) as reader:
         start = congo.Board()
         assert len(reader) == 5
+        assert list(reader) == reader.entries()
         assert reader.positions == 1
         assert start in reader
         # Equal weights keep one fixed order; d6d5 is not legal here; weight 0 needs minimum_weight=0.

@@ -9,9 +9,10 @@ True
 A book maps a position (its :meth:`~congo.Board.zobrist_hash`: placement and side to move) to
 moves with weights. :func:`open_reader` reads and checks a file whole (magic, version, length,
 checksum, every move, the order of the entries); a damaged, truncated or foreign file raises
-:class:`BookError`, a ``ValueError``. The :class:`Reader` then answers in Rust, a directory lookup
-and a few keys per probe: :meth:`~Reader.find` (the heaviest entry), :meth:`~Reader.find_all`, :meth:`~Reader.get`,
-:meth:`~Reader.choice` and :meth:`~Reader.weighted_choice`, with python-chess's
+:class:`BookError`, a ``ValueError``. The :class:`Reader` then answers in Rust, a directory
+lookup and a few keys per probe: :meth:`~Reader.find` (the heaviest entry),
+:meth:`~Reader.find_all`, :meth:`~Reader.get`, :meth:`~Reader.choice` and
+:meth:`~Reader.weighted_choice`, with python-chess's
 ``minimum_weight`` and ``exclude_moves``. Probing with a board (or a :class:`~congo.Position`)
 returns only moves legal there; probing with a key (an int) returns every entry of the key.
 
@@ -177,12 +178,12 @@ def make(
     return entries, counts
 
 
-def merge(*books: Reader | Iterable[Entry]) -> list[Entry]:
+def merge(*books: Iterable[Entry]) -> list[Entry]:
     """The entries of several books (readers or lists of entries) as one: a position's equal moves
     summed, weights and learn values saturating at 2**32 - 1."""
     weights: dict[tuple[int, Move], list[int]] = {}
     for book in books:
-        for entry in book.entries() if isinstance(book, Reader) else book:
+        for entry in book:
             pair = (entry.key, entry.move)
             total = weights.setdefault(pair, [0, 0])
             total[0] += entry.weight

@@ -354,6 +354,11 @@ impl PyBookReader {
         PyList::new(py, entries)
     }
 
+    /// Iterates over every entry of the book, in the file's order.
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        PyIterator::from_object(self.entries(py)?.as_any())
+    }
+
     /// Whether the book has an entry (of any weight) for a position or key.
     fn __contains__(&self, board: &Bound<'_, PyAny>) -> PyResult<bool> {
         let probe = probe(board)?;
