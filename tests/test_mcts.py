@@ -488,3 +488,19 @@ def test_bad_mcts_players_are_clear_errors(tmp_path: Path, spec: str, match_text
     text = spec.format(net=net, missing=tmp_path / "missing.npz")
     with pytest.raises((ValueError, OSError), match=match_text):
         match.parse_player(text)
+
+
+def test_selection_and_expansion_release_the_gil() -> None:
+    from .gil import assert_releases_the_gil
+
+    tree = mcts.Search([congo.Board()] * 256, leaves_per_tree=32, seed=0)
+    core = tree._core
+    core.begin(100_000)
+
+    def step() -> None:
+        rows = core.select()
+        wanted = np.frombuffer(core.prior_indices(), np.uint32)
+        core.expand(np.ones(len(wanted), np.float32), np.zeros(rows, np.float32))
+
+    step()  # the roots
+    assert_releases_the_gil(step)
