@@ -30,7 +30,7 @@ import numpy as np
 import congo
 from congo import selfplay
 from congo.files import atomic_output, check_outputs
-from congo.learning import Game
+from congo.learning import GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,7 +39,7 @@ def positions_from_random_games(count: int, seed: int) -> list[congo.Position]:
     rng = random.Random(seed)
     positions: list[congo.Position] = []
     while len(positions) < count:
-        game = Game(max_plies=200)
+        game = GameState(max_plies=200)
         while not game.is_over() and len(positions) < count:
             moves = game.legal_moves()
             game.push(rng.choice(moves))
@@ -133,10 +133,10 @@ def profile_shares(loop: Callable[[], int]) -> dict[str, float]:
 def game_loop(steps: int) -> Callable[[], int]:
     def loop() -> int:
         rng = random.Random(1)
-        game, done = Game(), 0
+        game, done = GameState(), 0
         while done < steps:
             if game.is_over():
-                game = Game()
+                game = GameState()
             game.apply(rng.choice(game.legal_actions()))
             np.frombuffer(game.observation(), dtype=np.uint8)
             done += 1
@@ -216,7 +216,7 @@ def bench_environments(lines: list[str], quick: bool) -> None:
         "framework / congo (Python + Rust) / numpy / builtins / driver loop"
     )
     loops = [
-        ("congo.learning.Game (no framework)", game_loop),
+        ("congo.learning.GameState (no framework)", game_loop),
         ("PettingZoo AEC (env() with wrappers)", pettingzoo_loop),
         ("Gymnasium (gymnasium.make, random opponent)", gymnasium_loop),
         ("OpenSpiel (python_congo via pyspiel)", openspiel_loop),

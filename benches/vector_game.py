@@ -1,11 +1,11 @@
-"""Steps per second of ``congo.learning.VectorGame`` against N ``congo.learning.Game`` objects stepped
+"""Steps per second of ``congo.learning.VectorGame`` against N ``congo.learning.GameState`` objects stepped
 one by one from Python, in one run:
 
 * ``VectorGame`` with masks only (``planes=False``) and with planes, for several batch sizes, on
   one thread and on every core: the loop ``games.step(games.random_actions())`` (random legal play,
   the actions drawn in Rust), so a figure is what one call per step of N games costs from Python;
 * the same random play through ``congo.envs.gymnasium.CongoVectorEnv`` (fresh arrays every step);
-* the baseline: N ``Game`` objects, each step choosing a random legal action, ``apply`` and
+* the baseline: N ``GameState`` objects, each step choosing a random legal action, ``apply`` and
   ``action_mask()`` (and ``observation()`` for the planes figure) from Python.
 
 Each figure is the best of ``--repeat`` runs of ``--seconds`` each; wall time and the process's
@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 import congo
 from congo.files import atomic_output, check_outputs
-from congo.learning import Game, VectorGame
+from congo.learning import GameState, VectorGame
 
 MIN_GAMES_PER_THREAD = 256
 """A step is split over threads only when each gets this many games (the core's threshold)."""
@@ -74,13 +74,13 @@ def env_step(n: int, threads: int) -> Callable[[], int]:
 
 def games_step(n: int, planes: bool) -> Callable[[], int]:
     rng = random.Random(1)
-    games = [Game() for _ in range(n)]
+    games = [GameState() for _ in range(n)]
 
     def step() -> int:
         for i, game in enumerate(games):
             game.apply(rng.choice(game.legal_actions()))
             if game.is_over():
-                game = games[i] = Game()
+                game = games[i] = GameState()
             game.action_mask()
             if planes:
                 game.observation()
@@ -116,7 +116,7 @@ def main() -> None:
     for planes in (False, True):
         label = "masks and planes" if planes else "masks"
         base_wall, base_cpu = measure(seconds, repeat, games_step(256, planes))
-        rows = [(f"{256} learning.Games from Python, {label}", base_wall, base_cpu)]
+        rows = [(f"{256} learning.GameState objects from Python, {label}", base_wall, base_cpu)]
         for n in sizes:
             for threads in (1, 0):
                 used = 1 if threads == 1 else min(cores, max(1, n // MIN_GAMES_PER_THREAD))

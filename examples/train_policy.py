@@ -26,7 +26,10 @@ def dataset(rows: selfplay.Rows) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     positions = [congo.Position(fen) for fen in rows["fen"]]
     planes = learning.encode(positions, perspective="side_to_move").reshape(len(positions), -1)
     masks = np.stack(
-        [np.frombuffer(learning.Game(p).action_mask(side_to_move=True), dtype=np.uint8) for p in positions]
+        [
+            np.frombuffer(learning.GameState(p).action_mask(side_to_move=True), dtype=np.uint8)
+            for p in positions
+        ]
     ).astype(bool)
     targets = np.array(
         [a if p.turn else learning.flip_action(a) for p, a in zip(positions, rows["best_action"])]

@@ -152,10 +152,10 @@ def test_the_bindings_look_up_no_private_python_name() -> None:
 
 
 def test_a_learning_game_pickles_through_its_own_class() -> None:
-    game = congo.learning.Game(Position(MONKEY_FEN), 40)
+    game = congo.learning.GameState(Position(MONKEY_FEN), 40)
     game.apply(game.legal_actions()[0])
     again = pickle.loads(pickle.dumps(game))
-    assert type(again) is congo.learning.Game
+    assert type(again) is congo.learning.GameState
     assert again.actions() == game.actions()
     assert again.position == game.position
     # A tampered pickle: an action that is not legal where it stands is refused, not played.

@@ -29,8 +29,8 @@ def _two_men_tables(directory: Path) -> tablebase.Tablebase:
 def _entry_points(tmp_path: Path) -> dict[str, Call]:
     position = congo.Position()
     return {
-        "Game(max_plies)": lambda v: learning.Game(max_plies=v),
-        "Game.apply": lambda v: learning.Game().apply(v),
+        "GameState(max_plies)": lambda v: learning.GameState(max_plies=v),
+        "GameState.apply": lambda v: learning.GameState().apply(v),
         "action_leg": lambda v: learning.action_leg(v),
         "mirror_action": lambda v: learning.mirror_action(v),
         "flip_action": lambda v: learning.flip_action(v),
@@ -71,7 +71,7 @@ def test_anything_but_an_int_is_a_type_error(tmp_path: Path, name: str, value: o
         ("tablebase.generate(threads", "tablebase.verify(threads", "encode(")
     ):
         return  # None means "the default" there
-    if value is None and name in ("Game(max_plies)", "PlayoutStats(plies)", "tablebase.stats(men)"):
+    if value is None and name in ("GameState(max_plies)", "PlayoutStats(plies)", "tablebase.stats(men)"):
         return
     with pytest.raises(TypeError):
         call(value)
@@ -98,7 +98,7 @@ def test_each_bound_the_python_layer_mentions_is_the_cores(tmp_path: Path) -> No
         learning.action_leg(learning.NUM_ACTIONS)
     assert learning.NUM_MOVE_KINDS * 49 == learning.STOP_ACTION
     assert learning.NUM_MOVE_KINDS == _core.NUM_MOVE_KINDS
-    assert learning.Game().max_plies == _core.DEFAULT_MAX_PLIES == selfplay.SelfPlayConfig().max_plies
+    assert learning.GameState().max_plies == _core.DEFAULT_MAX_PLIES == selfplay.SelfPlayConfig().max_plies
 
 
 def test_default_table_sizes_come_from_the_core() -> None:

@@ -46,11 +46,11 @@ def test_pettingzoo_renders_text_and_images() -> None:
 def test_pettingzoo_keeps_the_agent_during_a_chain_and_scores_the_win() -> None:
     pytest.importorskip("pettingzoo")
     from congo.envs.pettingzoo import raw_env
-    from congo.learning import Game
+    from congo.learning import GameState
 
     environment = raw_env()
     environment.reset()
-    environment.game = Game(congo.Position(CHAIN_FEN))
+    environment.game = GameState(congo.Position(CHAIN_FEN))
     actions = environment.game.actions_of(congo.Move.from_uci("b1d3f5d7"))
     for action in actions:
         assert environment.agent_selection == "player_0"

@@ -11,13 +11,14 @@ import pickle
 import random
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
 
 import congo
 import congo.learning as learning
-from congo.learning import NUM_ACTIONS, NUM_PLANES, STOP_ACTION, Game
+from congo.learning import NUM_ACTIONS, NUM_PLANES, STOP_ACTION, GameState
 from tests import oracle
 from tests.oracle import load_perft_file
 
@@ -52,11 +53,11 @@ def mirror_move(move: str) -> str:
     return oracle.move_string(tuple(mirror_square(sq) for sq in squares))
 
 
-def action_tree(game: Game) -> dict[str, list[int]]:
+def action_tree(game: GameState) -> dict[str, list[int]]:
     """Every complete action sequence from ``game``: {move string played: actions}."""
     found: dict[str, list[int]] = {}
 
-    def walk(state: Game, prefix: list[int]) -> None:
+    def walk(state: GameState, prefix: list[int]) -> None:
         for action in state.legal_actions():
             child = state.copy()
             completed = child.apply(action)
@@ -122,7 +123,7 @@ def test_a_batch_equals_one_by_one_and_takes_every_kind_of_input() -> None:
     for fen, planes in zip(fens, batch):
         assert np.array_equal(planes, congo.encode(congo.Position(fen)))
     mixed = congo.encode(
-        [congo.Board(fens[0]), congo.Position(fens[1]), fens[2], Game(congo.Position(fens[3]))]
+        [congo.Board(fens[0]), congo.Position(fens[1]), fens[2], GameState(congo.Position(fens[3]))]
     )
     assert np.array_equal(mixed, batch[:4])
     assert learning.encode_bytes(fens) == batch.tobytes()
@@ -150,7 +151,7 @@ def test_repetition_planes_count_earlier_occurrences() -> None:
             board.push_uci(uci)
         counts.append(bytes(learning.encode_bytes(board)[19 * 49 : 21 * 49 : 49]))
     assert counts == [b"\x01\x00", b"\x01\x01"]
-    game = Game()
+    game = GameState()
     for move in board.move_stack:
         game.push(move)
     assert game.is_over()
@@ -188,8 +189,8 @@ def test_the_mirror_commutes_with_the_oracle_rules(case: oracle.PerftCase) -> No
     # Planes and masks mirror too.
     planes = learning.encode_bytes(case.fen, mirror=True)
     assert planes == learning.encode_bytes(mirrored.fen())
-    mask = {learning.mirror_action(a) for a in Game(congo.Position(case.fen)).legal_actions()}
-    assert mask == set(Game(congo.Position(mirrored.fen())).legal_actions())
+    mask = {learning.mirror_action(a) for a in GameState(congo.Position(case.fen)).legal_actions()}
+    assert mask == set(GameState(congo.Position(mirrored.fen())).legal_actions())
 
 
 def test_mirror_planes_and_policy_helpers() -> None:
@@ -206,7 +207,7 @@ def test_mirror_planes_and_policy_helpers() -> None:
 
 
 def check_actions_against_oracle(fen: str) -> int:
-    game = Game(congo.Position(fen), 0)
+    game = GameState(congo.Position(fen), 0)
     expected = oracle.Position.from_fen(fen).legal_moves() if not game.is_over() else []
     tree = action_tree(game)
     assert sorted(tree) == expected, fen  # masks → moves: exactly the legal moves, each once
@@ -244,7 +245,7 @@ def test_action_sequences_are_the_oracle_moves_in_random_positions() -> None:
 
 
 def test_a_chain_is_played_jump_by_jump() -> None:
-    game = Game(congo.Position("7/4l2/7/4c2/7/2p4/1M1L3 w 1"))
+    game = GameState(congo.Position("7/4l2/7/4c2/7/2p4/1M1L3 w 1"))
     actions = game.actions_of(congo.Move.from_uci("b1d3f5"))
     assert [learning.action_name(a) for a in actions] == ["b1d3", "d3f5", "stop"]
     assert game.apply(actions[0]) is False
@@ -254,7 +255,7 @@ def test_a_chain_is_played_jump_by_jump() -> None:
     assert game.apply(actions[1]) is False
     assert game.apply(STOP_ACTION) is True
     assert game.position.fen() == "7/4l2/5M1/7/7/7/3L3 b 1"
-    winning = Game(congo.Position("7/4l2/7/4c2/7/2p4/1M1L3 w 1"))
+    winning = GameState(congo.Position("7/4l2/7/4c2/7/2p4/1M1L3 w 1"))
     for action in winning.actions_of(congo.Move.from_uci("b1d3f5d7")):
         winning.apply(action)
     assert winning.is_over()
@@ -263,7 +264,7 @@ def test_a_chain_is_played_jump_by_jump() -> None:
 
 
 def test_illegal_actions_raise_and_change_nothing() -> None:
-    game = Game()
+    game = GameState()
     for action in (STOP_ACTION, 0, NUM_ACTIONS - 2):
         with pytest.raises(congo.IllegalMoveError):
             game.apply(action)
@@ -272,7 +273,7 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
     with pytest.raises(ValueError, match="out of range"):
         game.apply(-1)
     with pytest.raises(ValueError, match="max_plies"):
-        Game(max_plies=-1)
+        GameState(max_plies=-1)
     with pytest.raises(TypeError):
         game.apply("b1d3")  # type: ignore[arg-type]
     assert game.plies == 0
@@ -282,7 +283,7 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
 
 
 def test_games_pickle_and_copy_mid_chain() -> None:
-    game = Game(congo.Position("7/4l2/7/4c2/7/2p4/1M1L3 w 1"), max_plies=50)
+    game = GameState(congo.Position("7/4l2/7/4c2/7/2p4/1M1L3 w 1"), max_plies=50)
     game.apply(game.actions_of(congo.Move.from_uci("b1d3f5"))[0])
     for copy in (pickle.loads(pickle.dumps(game)), game.copy()):
         assert copy.chain == game.chain
@@ -294,9 +295,44 @@ def test_games_pickle_and_copy_mid_chain() -> None:
     assert mid[22 * 49 + congo.B1] == 1
 
 
+# A game pickled when the class was called congo.learning.Game (protocol 2, one action applied):
+# pickle finds the class by that name, which the deprecated alias still answers.
+OLD_NAME_PICKLE = (
+    b"\x80\x02ccongo.learning\nGame\nq\x00ccongo\nPosition\nq\x01X\x1b\x00\x00\x00"
+    b"7/4l2/7/4c2/7/2p4/1M1L3 w 1q\x02\x85q\x03Rq\x04K(\x86q\x05Rq\x06]q\x07K\x01ab."
+)
+
+
+def test_the_old_name_game_still_works_and_says_it_is_deprecated() -> None:
+    # congo.pgn.Game is the game record; the learning one is a GameState, its old name an alias.
+    with pytest.warns(DeprecationWarning, match="congo.learning.GameState") as caught:
+        old = learning.Game
+    assert len(caught) == 1
+    assert old is GameState
+    assert "Game" not in learning.__all__
+    assert repr(GameState()).startswith("<congo.learning.GameState at ")
+    with pytest.raises(AttributeError, match="no attribute 'Gme'"):
+        learning.Gme  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_a_game_pickled_under_the_old_name_loads_as_a_game_state() -> None:
+    with pytest.warns(DeprecationWarning, match="congo.learning.GameState"):
+        game = pickle.loads(OLD_NAME_PICKLE)
+    assert type(game) is GameState
+    assert game.actions() == [1]
+    assert game.max_plies == 40
+    assert game.start == congo.Position("7/4l2/7/4c2/7/2p4/1M1L3 w 1")
+    # Pickled again, it names the new class, and loads without a warning.
+    again = pickle.dumps(game, protocol=2)
+    assert b"GameState" in again
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert pickle.loads(again).actions() == [1]
+
+
 def test_a_random_game_in_actions_agrees_with_the_board() -> None:
     rng = random.Random(5)
-    game, board = Game(), congo.Board()
+    game, board = GameState(), congo.Board()
     while not game.is_over():
         action = rng.choice(game.legal_actions())
         plies = game.plies
@@ -343,7 +379,7 @@ def test_the_side_to_move_perspective_is_the_colour_mirror(case: oracle.PerftCas
     expected = bytearray(learning.encode_bytes(position.mirror()))
     expected[16 * 49 : 17 * 49] = bytes(49)
     assert seen == expected
-    game, mirrored = Game(position), Game(position.mirror())
+    game, mirrored = GameState(position), GameState(position.mirror())
     mask = game.action_mask(side_to_move=True)
     assert mask == mirrored.action_mask()
     assert {learning.flip_action(a) for a in game.legal_actions()} == set(mirrored.legal_actions())
@@ -357,7 +393,7 @@ def test_perspective_is_checked() -> None:
 
 
 def test_games_that_are_over_from_the_start() -> None:
-    decided = Game(congo.Position("3L3/7/7/7/7/7/7 b 1"))
+    decided = GameState(congo.Position("3L3/7/7/7/7/7/7 b 1"))
     assert decided.is_over()
     assert decided.end == "lion_captured"
     assert decided.winner is True
@@ -365,10 +401,10 @@ def test_games_that_are_over_from_the_start() -> None:
     assert not any(decided.action_mask())
     with pytest.raises(congo.IllegalMoveError, match="over"):
         decided.apply(0)
-    bare = Game(congo.Position("3l3/7/7/7/7/7/4L2 w 1"))
+    bare = GameState(congo.Position("3l3/7/7/7/7/7/4L2 w 1"))
     assert bare.end == "bare_lions"
     assert bare.winner is None
-    limited = Game(max_plies=1)
+    limited = GameState(max_plies=1)
     limited.push(congo.Move.from_uci("g1f3"))
     assert limited.end == "move_limit"
     assert limited.winner is None

@@ -10,7 +10,7 @@ import pytest
 import congo
 from congo import selfplay
 from congo.__main__ import main
-from congo.learning import Game, encode_bytes
+from congo.learning import GameState, encode_bytes
 
 CONFIG = selfplay.SelfPlayConfig(nodes=150, opening_plies=4, max_plies=40, hash_mb=1)
 
@@ -30,7 +30,7 @@ def test_rows_are_consistent_with_the_rules() -> None:
     for i, fen in enumerate(rows["fen"]):
         position = congo.Position(fen)
         move = position.parse_uci(rows["best_move"][i])  # legal, or IllegalMoveError
-        assert rows["best_actions"][i] == Game(position).actions_of(move)
+        assert rows["best_actions"][i] == GameState(position).actions_of(move)
         assert rows["best_action"][i] == rows["best_actions"][i][0]
         assert rows["planes"][i][: 16 * 49] == encode_bytes(position)[: 16 * 49]
         assert rows["turn"][i] == position.turn

@@ -1,4 +1,4 @@
-"""congo.learning.VectorGame: N games stepped at once, compared with N congo.learning.Games."""
+"""congo.learning.VectorGame: N games stepped at once, compared with N congo.learning.GameState objects."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 import congo
 from congo import learning
-from congo.learning import NUM_ACTIONS, NUM_PLANES, Game, VectorGame, flip_action
+from congo.learning import NUM_ACTIONS, NUM_PLANES, GameState, VectorGame, flip_action
 
 np = pytest.importorskip("numpy")
 
@@ -17,7 +17,7 @@ MATE_IN_ONE = "7/4l2/7/4c2/7/2p4/1M1L3 w 1"  # b1d3f5d7 takes the lion: a chain 
 CHAINS = "7/4l2/7/4c2/7/2p4/1M1L3 w 1", "2l4/7/2p1p2/7/2p1p2/1M5/3L3 w 1"
 
 
-def reference_view(game: Game, side_to_move: bool) -> tuple[bytes, bytes]:
+def reference_view(game: GameState, side_to_move: bool) -> tuple[bytes, bytes]:
     return bytes(game.observation(side_to_move=side_to_move)), bytes(
         game.action_mask(side_to_move=side_to_move)
     )
@@ -100,7 +100,7 @@ def test_planes_skipped_in_steps_are_encoded_on_demand() -> None:
 def test_the_terminal_step_keeps_the_final_observation_and_restarts() -> None:
     vector = VectorGame(2, starts=MATE_IN_ONE)
     start_planes, start_masks = vector.observations().copy(), vector.action_masks().copy()
-    reference = Game(congo.Position(MATE_IN_ONE))
+    reference = GameState(congo.Position(MATE_IN_ONE))
     for leg, action in enumerate(reference.actions_of(congo.Move.from_uci("b1d3f5d7"))):
         rewards, terminations, truncations = vector.step([action, action])
         reference.apply(action)
@@ -144,7 +144,7 @@ def test_a_callable_gives_each_next_start() -> None:
     vector = VectorGame(3, starts=curriculum)
     assert calls == [0, 1, 2]
     assert [vector.game(i).start.fen() for i in range(3)] == [MATE_IN_ONE, CHAINS[1], MATE_IN_ONE]
-    chain = Game(congo.Position(MATE_IN_ONE)).actions_of(congo.Move.from_uci("b1d3f5d7"))
+    chain = GameState(congo.Position(MATE_IN_ONE)).actions_of(congo.Move.from_uci("b1d3f5d7"))
     for action in chain:  # games 0 and 2 are mated; game 1 plays a random move
         actions = vector.random_actions()
         actions[[0, 2]] = action
@@ -218,7 +218,7 @@ def self_play_env(fen: str | None, max_plies: int, side_to_move: bool) -> Any:
     import gymnasium
 
     class SelfPlayEnv(gymnasium.Env[dict[str, Any], Any]):
-        """On learning.Game, for Gymnasium's own SyncVectorEnv to vectorise: the reference that
+        """On learning.GameState, for Gymnasium's own SyncVectorEnv to vectorise: the reference that
         CongoVectorEnv must equal."""
 
         metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012
@@ -229,7 +229,7 @@ def self_play_env(fen: str | None, max_plies: int, side_to_move: bool) -> Any:
             self.fen, self.max_plies, self.side_to_move = fen, max_plies, side_to_move
             self.observation_space = _spaces.observation_space()
             self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
-            self.game = Game(None if fen is None else congo.Position(fen), max_plies)
+            self.game = GameState(None if fen is None else congo.Position(fen), max_plies)
 
         def _observation(self) -> dict[str, Any]:
             from congo.envs import _spaces
@@ -240,7 +240,7 @@ def self_play_env(fen: str | None, max_plies: int, side_to_move: bool) -> Any:
             self, *, seed: int | None = None, options: object = None
         ) -> tuple[dict[str, Any], dict[str, Any]]:
             super().reset(seed=seed)
-            self.game = Game(None if self.fen is None else congo.Position(self.fen), self.max_plies)
+            self.game = GameState(None if self.fen is None else congo.Position(self.fen), self.max_plies)
             return self._observation(), {}
 
         def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:

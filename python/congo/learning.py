@@ -8,7 +8,7 @@ returns a numpy array and so needs numpy (``pip install 'congo-chess[numpy]'``),
 >>> import congo, congo.learning as learning
 >>> learning.NUM_PLANES, learning.NUM_ACTIONS
 (23, 1961)
->>> game = learning.Game(congo.Position("7/4l2/7/4c2/7/2p4/1M1L3 w 1"))
+>>> game = learning.GameState(congo.Position("7/4l2/7/4c2/7/2p4/1M1L3 w 1"))
 >>> [learning.action_name(a) for a in game.actions_of(congo.Move.from_uci("b1d3f5"))]
 ['b1d3', 'd3f5', 'stop']
 
@@ -18,6 +18,7 @@ The layouts (planes, actions, how a monkey chain is played) are documented in ``
 from __future__ import annotations
 
 import secrets
+import warnings
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Union, cast
 
@@ -29,7 +30,7 @@ from congo._core import (
     PLANE_NAMES,
     PLANE_SIZE,
     STOP_ACTION,
-    Game,
+    GameState,
     Position,
     action_leg,
     flip_action,
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    Game = GameState
+    """Deprecated: the old name of :class:`GameState`."""
+
 __all__ = [
     "BOARD_SHAPE",
     "NUM_ACTIONS",
@@ -52,7 +56,7 @@ __all__ = [
     "PLANE_NAMES",
     "PLANE_SIZE",
     "STOP_ACTION",
-    "Game",
+    "GameState",
     "VectorGame",
     "action_leg",
     "action_name",
@@ -73,7 +77,7 @@ BOARD_SHAPE = (7, 7)
 NUM_MOVE_KINDS: int = _core.NUM_MOVE_KINDS
 """Kinds of leg: an action below :data:`STOP_ACTION` is ``kind * 49 + from_square``."""
 
-PositionLike = Union[Board, Position, Game, str]
+PositionLike = Union[Board, Position, GameState, str]
 
 PERSPECTIVES = ("white", "side_to_move")
 """Whose side the planes (and masks) are seen from: ``"white"`` — always White's, rank 1 in row 0,
@@ -102,7 +106,7 @@ def _repetitions(board: Board) -> int:
 
 
 def _is_single(item: object) -> bool:
-    return isinstance(item, (Board, Position, Game, str))
+    return isinstance(item, (Board, Position, GameState, str))
 
 
 def _collect(items: Iterable[PositionLike]) -> tuple[list[Position], bytes | None]:
@@ -118,9 +122,9 @@ def _collect(items: Iterable[PositionLike]) -> tuple[list[Position], bytes | Non
             count = _repetitions(item)
             any_repetition = any_repetition or count > 0
             repetitions.append(count)
-        elif isinstance(item, Game):
+        elif isinstance(item, GameState):
             if item.chain is not None:
-                raise ValueError("a Game with a monkey chain under way: use Game.observation()")
+                raise ValueError("a GameState with a monkey chain under way: use GameState.observation()")
             positions.append(item.position)
             count = min(item.repetitions, 2)
             any_repetition = any_repetition or count > 0
@@ -151,7 +155,7 @@ def encode_bytes(
     standard library.
 
     ``boards`` is a :class:`~congo.Board` (its move stack gives the repetition planes), a
-    :class:`~congo.Position`, a :class:`Game` (mid-chain too, alone), a FEN, or an iterable of them.
+    :class:`~congo.Position`, a :class:`GameState` (mid-chain too, alone), a FEN, or an iterable of them.
     ``mirror=True`` encodes each position's left–right mirror. ``perspective="side_to_move"`` turns
     the board around for Black to move (see :data:`PERSPECTIVES`). The encoding runs in Rust with
     the GIL released, on ``threads`` threads (0: every core) for a large batch.
@@ -160,9 +164,9 @@ def encode_bytes(
     thread count, and :class:`~congo.InvalidFenError` / :class:`~congo.InvalidPositionError` for a
     bad FEN."""
     side_to_move = _side_to_move(perspective)
-    if isinstance(boards, Game) and boards.chain is not None:
+    if isinstance(boards, GameState) and boards.chain is not None:
         if mirror:
-            raise ValueError("mirror=True needs a position between moves, not a Game mid-chain")
+            raise ValueError("mirror=True needs a position between moves, not a GameState mid-chain")
         return boards.observation(side_to_move=side_to_move)
     if _is_single(boards):
         items: Iterable[PositionLike] = [cast("PositionLike", boards)]
@@ -260,7 +264,7 @@ class VectorGame:
     the GIL released, and writes the planes, legal-action masks, rewards, terminations and
     truncations into numpy arrays that are reused from step to step (no Python object per game).
 
-    Each game is exactly a :class:`Game`: a monkey chain is one action per jump with the same
+    Each game is exactly a :class:`GameState`: a monkey chain is one action per jump with the same
     player acting again, and the repetition rule and ``max_plies`` end games as there. A game that
     ends is restarted within the same step (Gymnasium's "same step" autoreset): its row of
     :meth:`observations` and :meth:`action_masks` then shows the new game (so every mask holds a
@@ -408,7 +412,7 @@ class VectorGame:
 
     def final_action_masks(self) -> npt.NDArray[np.bool_]:
         """For the games that ended at the last step: their last mask (all zeros, as
-        :meth:`Game.action_mask` gives for a game that is over; the unchanged mask after a
+        :meth:`GameState.action_mask` gives for a game that is over; the unchanged mask after a
         forfeit). Other rows are stale."""
         self._core.publish_finals()
         return self._final_masks
@@ -426,6 +430,22 @@ class VectorGame:
         self._core.random_actions(out)
         return out
 
-    def game(self, index: int) -> Game:
-        """A copy of game ``index`` as a :class:`Game` (its history too)."""
+    def game(self, index: int) -> GameState:
+        """A copy of game ``index`` as a :class:`GameState` (its history too)."""
         return self._core.game(index)
+
+
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> object:
+        # The old name, kept so that code and pickles made before the rename still work:
+        # ``congo.pgn.Game`` is the game record, this module's class is a game under way.
+        if name == "Game":
+            warnings.warn(
+                "congo.learning.Game is now congo.learning.GameState (congo.pgn.Game is the game "
+                "record); the old name will be removed",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return GameState
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,7 +7,7 @@
 * :mod:`congo.envs.openspiel` — the game ``python_congo`` for OpenSpiel
   (``pip install 'congo-chess[openspiel]'``).
 
-All three play :class:`congo.learning.Game`: observations are the planes of
+All three play :class:`congo.learning.GameState`: observations are the planes of
 :func:`congo.encode`, actions the fixed action space of :mod:`congo.learning` (``docs/learning.md``).
 ``import congo`` imports none of them.
 """

@@ -11,7 +11,7 @@ from gymnasium import spaces
 
 from congo.envs import render as _render
 from congo.envs._start import check_max_plies
-from congo.learning import NUM_ACTIONS, NUM_PLANES, PERSPECTIVES, Game, flip_action
+from congo.learning import NUM_ACTIONS, NUM_PLANES, PERSPECTIVES, GameState, flip_action
 
 RENDER_MODES = ["human", "ansi", "rgb_array"]
 
@@ -28,20 +28,20 @@ def observation_space() -> spaces.Dict:
     )
 
 
-def action_mask(game: Game, side_to_move: bool = False) -> npt.NDArray[np.int8]:
+def action_mask(game: GameState, side_to_move: bool = False) -> npt.NDArray[np.int8]:
     """The legal-action mask as a new int8 array (all zeros once the game is over), in the frame of
     the perspective."""
     return np.frombuffer(game.action_mask(side_to_move=side_to_move), dtype=np.int8).copy()
 
 
-def observation(game: Game, *, acting: bool = True, side_to_move: bool = False) -> Observation:
+def observation(game: GameState, *, acting: bool = True, side_to_move: bool = False) -> Observation:
     """The planes and the mask; ``acting=False`` gives the all-zero mask of an agent not to act."""
     planes = np.frombuffer(game.observation(side_to_move=side_to_move), dtype=np.uint8)
     mask = action_mask(game, side_to_move) if acting else np.zeros(NUM_ACTIONS, dtype=np.int8)
     return {"observation": planes.reshape(NUM_PLANES, 7, 7).copy(), "action_mask": mask}
 
 
-def game_action(game: Game, action: int, side_to_move: bool) -> int:
+def game_action(game: GameState, action: int, side_to_move: bool) -> int:
     """The action of the game for an action an agent chose in its perspective's frame."""
     return flip_action(action) if side_to_move and not game.turn and 0 <= action < NUM_ACTIONS else action
 
@@ -57,7 +57,7 @@ def check_arguments(render_mode: str | None, max_plies: int, perspective: str = 
     return perspective == "side_to_move"
 
 
-def render(game: Game, render_mode: str | None) -> Any:
+def render(game: GameState, render_mode: str | None) -> Any:
     """``None`` without a mode; the RGB array for ``rgb_array``; the text for ``ansi``; for
     ``human``, prints the text and returns ``None``."""
     if render_mode is None:

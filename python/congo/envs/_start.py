@@ -9,13 +9,13 @@ from typing import Any
 
 from congo._core import Position
 from congo.board import Board
-from congo.learning import Game
+from congo.learning import GameState
 
 START_KEYS = ("fen", "board", "position")
 """The keys of ``reset(options=...)`` that give a start position (at most one of them)."""
 
 MAX_PLIES = 2**32 - 1
-"""The largest ``max_plies`` a :class:`congo.learning.Game` counts to (32 bits in the core)."""
+"""The largest ``max_plies`` a :class:`congo.learning.GameState` counts to (32 bits in the core)."""
 
 
 def check_max_plies(max_plies: object, *, limit: int = MAX_PLIES) -> int:
@@ -64,16 +64,16 @@ def start_position(options: Mapping[str, Any] | None, *, ignored: Iterable[str] 
     return value
 
 
-def new_game(position: Position | None, max_plies: int) -> Game:
+def new_game(position: Position | None, max_plies: int) -> GameState:
     """A game from ``position`` (the usual start for ``None``). Raises ``ValueError`` when the game
     is already over there: an episode needs a move to make."""
-    game = Game(position, max_plies)
+    game = GameState(position, max_plies)
     if game.is_over():
         raise ValueError(f"the game is already over in the start position {game.position.fen()} ({game.end})")
     return game
 
 
-def check_first_move(game: Game, agent: bool) -> None:
+def check_first_move(game: GameState, agent: bool) -> None:
     """Refuses a start where the side other than ``agent`` (``True``: White) moves first and can end
     the game with that move: an episode handed out then could be over before the agent acts (an
     all-zero mask, nothing to do). Checked over every such move, not only the one an opponent

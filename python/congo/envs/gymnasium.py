@@ -43,7 +43,7 @@ from congo import players
 from congo.board import Board
 from congo.envs import _spaces, _start
 from congo.envs._vector import CongoVectorEnv
-from congo.learning import NUM_ACTIONS, Game
+from congo.learning import NUM_ACTIONS, GameState
 
 __all__ = ["ENV_ID", "MAX_ALPHABETA_DEPTH", "CongoEnv", "CongoVectorEnv"]
 
@@ -76,7 +76,7 @@ class CongoEnv(gymnasium.Env[Observation, np.int64]):
         self.render_mode = render_mode
         self.observation_space = cast("spaces.Space[Observation]", _spaces.observation_space())
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self.game = Game(max_plies=max_plies)
+        self.game = GameState(max_plies=max_plies)
         self._board = Board()
         self._opponent = self._opponent_factory(0)
         self._forfeited = False

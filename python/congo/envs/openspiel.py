@@ -110,7 +110,7 @@ class CongoGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class CongoState(pyspiel.State):  # type: ignore[misc]
-    """A state: a :class:`congo.learning.Game` (``state.game``)."""
+    """A state: a :class:`congo.learning.GameState` (``state.game``)."""
 
     def __init__(self, game: CongoGame, start: Position | None = None) -> None:
         super().__init__(game)

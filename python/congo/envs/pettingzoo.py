@@ -42,7 +42,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from congo.envs import _spaces, _start
-from congo.learning import NUM_ACTIONS, Game
+from congo.learning import NUM_ACTIONS, GameState
 
 __all__ = ["env", "raw_env"]
 
@@ -85,7 +85,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         observation = _spaces.observation_space()
         self.observation_spaces = {agent: observation for agent in _AGENTS}
         self.action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in _AGENTS}
-        self.game = Game(max_plies=max_plies)
+        self.game = GameState(max_plies=max_plies)
         self._reset_state()
 
     def _reset_state(self) -> None:

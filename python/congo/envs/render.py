@@ -1,11 +1,11 @@
-"""Pictures of a :class:`congo.learning.Game` for the environments: text (``ansi``) and an RGB
+"""Pictures of a :class:`congo.learning.GameState` for the environments: text (``ansi``) and an RGB
 raster drawn with numpy alone (``rgb_array``; no fonts, no SVG renderer needed)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from congo.learning import Game
+from congo.learning import GameState
 from congo.squares import SQUARE_NAMES
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ _GLYPHS = {
 }
 
 
-def ansi(game: Game) -> str:
+def ansi(game: GameState) -> str:
     """The board as it stands (mid-chain too) as text, rank 7 on top, upper case White, ``~`` the
     river and ``+`` the castles; then the side to act and any chain under way."""
     planes = game.observation()
@@ -65,7 +65,7 @@ def ansi(game: Game) -> str:
     return "\n".join(lines) + "\n"
 
 
-def rgb_array(game: Game) -> npt.NDArray[np.uint8]:
+def rgb_array(game: GameState) -> npt.NDArray[np.uint8]:
     """The board as an RGB image of shape ``(336, 336, 3)``: rank 7 on top, the river blue, the
     castles tinted, White pieces light discs and Black pieces dark discs with their letter, the
     chain's monkey outlined in yellow. Shown as it stands mid-chain."""

@@ -137,8 +137,10 @@ fn step_error(e: &learn::StepError) -> PyErr {
 }
 
 /// A game played one action at a time (single-leg moves are one action, a monkey chain one action
-/// per jump and STOP), with the repetition rule and a ply limit.
-#[pyclass(module = "congo.learning", name = "Game")]
+/// per jump and STOP), with the repetition rule and a ply limit. Python calls it
+/// `congo.learning.GameState` (OpenSpiel's word for a game under way), so that `congo.pgn.Game`,
+/// the game record, is the one `Game`.
+#[pyclass(module = "congo.learning", name = "GameState")]
 #[derive(Clone)]
 pub struct PyGame {
     pub(crate) inner: Game,
@@ -301,7 +303,7 @@ impl PyGame {
 
     fn __repr__(&self) -> String {
         format!(
-            "<congo.learning.Game at {:?}, {} plies{}>",
+            "<congo.learning.GameState at {:?}, {} plies{}>",
             self.inner.position().fen(),
             self.inner.plies(),
             self.inner.end().map_or(String::new(), |e| format!(", over: {}", end_name(e)))
@@ -643,7 +645,7 @@ impl PyVectorGame {
         PyBuffer::<i64>::get(out)?.copy_from_slice(py, &self.actions)
     }
 
-    /// A copy of game `index` as a `congo.learning.Game`.
+    /// A copy of game `index` as a `congo.learning.GameState`.
     fn game(&self, index: &Bound<'_, PyAny>) -> PyResult<PyGame> {
         let i = convert::ranged_usize(index, "index", 0, self.inner.len() - 1)?;
         Ok(PyGame { inner: self.inner.game(i).clone() })
