@@ -1,6 +1,7 @@
-"""Comments and docstrings point at what a reader can open: files of the repository
-(``docs/rules.md §N``), never an issue number of a tracker the reader cannot see, nor ``RULES.md``
-or a bare ``RULES §N``, which name no file of the repository (the rules are ``docs/rules.md``)."""
+"""Comments, docstrings and the documentation point at what a reader can open: files of the
+repository (``docs/rules.md §N``; in docs/, a link to ``rules.md``), never an issue number of a
+tracker the reader cannot see, nor ``RULES.md`` or a bare ``RULES §N``, which name no file of the
+repository (the rules are ``docs/rules.md``)."""
 
 from __future__ import annotations
 
@@ -36,10 +37,15 @@ def source_files() -> list[Path]:
     return files
 
 
+def doc_files() -> list[Path]:
+    return sorted((ROOT / "docs").rglob("*.md"))
+
+
 def test_there_are_sources_to_read() -> None:
     if not (ROOT / "rust").is_dir():
         pytest.skip("not a source tree")
     assert len(source_files()) > 100
+    assert len(doc_files()) > 20
 
 
 @pytest.mark.parametrize(
@@ -56,3 +62,20 @@ def test_no_pointer_leads_outside_the_repository(pattern: re.Pattern[str], what:
     assert found == [], f"{what} in the sources (point at a file of the repository instead):\n" + "\n".join(
         found
     )
+
+
+@pytest.mark.parametrize(
+    ("pattern", "what"),
+    [(ISSUE_NUMBER, "an issue number"), (RULES_FILE, "RULES.md"), (RULES_SECTION, "RULES §N")],
+)
+def test_no_pointer_in_the_docs_leads_outside_the_repository(pattern: re.Pattern[str], what: str) -> None:
+    if not (ROOT / "docs").is_dir():
+        pytest.skip("not a source tree")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in doc_files()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    advice = "link to a page of docs/, e.g. [rules.md §9](rules.md#9-notation)"
+    assert found == [], f"{what} in docs/ ({advice}):\n" + "\n".join(found)
