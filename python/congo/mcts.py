@@ -84,9 +84,9 @@ class SearchResult:
     value: float
     """The root's mean value for the player to act there, in [-1, 1]."""
     best_action: int
-    """The action chosen (``-1`` for a finished game): the most visited (PUCT, ``temperature=0``;
-    the first in the game's action order among equals), a visit-count sample (``temperature>0``),
-    or sequential halving's winner (Gumbel)."""
+    """The action chosen (``-1`` for a finished game, or a root not searched yet): the most
+    visited (PUCT, ``temperature=0``; the first in the game's action order among equals), a
+    visit-count sample (``temperature>0``), or sequential halving's winner (Gumbel)."""
     game_action: int
     """:attr:`best_action` in the game's frame (White's), as :meth:`congo.learning.Game.apply`
     takes it (``-1`` for a finished game)."""
