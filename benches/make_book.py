@@ -9,7 +9,7 @@ no legal move, bare lions, threefold repetition) or is drawn after ``--max-plies
 go to ``--games-out`` as PGN-style records, and the book is then what ``congo book make`` makes
 of them::
 
-    python benches/make_book.py                       # 600 games at 3000 nodes, then:
+    python benches/make_book.py                       # 2000 games at 3000 nodes (20 min), then:
     congo book make build/book-games.pgn -o python/congo/data/book.cbk --min-games 2 --max-ply 12
 
 (the script runs that last step itself through ``congo.book.make``), and the summary is written to
@@ -67,7 +67,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=600, help="games to play (default: 600)")
+    parser.add_argument("--games", type=int, default=2000, help="games to play (default: 2000)")
     parser.add_argument("--nodes", type=int, default=3000, help="nodes a move (default: 3000)")
     parser.add_argument(
         "--vary", type=int, default=12, help="plies chosen among the best lines (default: 12)"
