@@ -30,6 +30,7 @@ mod endgame;
 pub mod eval;
 mod limits;
 mod nnue;
+mod nnue2;
 mod ordering;
 pub mod params;
 mod score;

@@ -19,6 +19,8 @@ use crate::piece::{Color, Piece, Role};
 use crate::position::{Position, MAX_PIECES_PER_COLOR};
 use crate::square::{Square, NUM_SQUARES};
 
+use super::nnue2::{self, AccumulatorV2, NetworkV2};
+
 /// Units of the hidden layer (the trainer's `--hidden`; the network file must agree).
 pub const HIDDEN: usize = 64;
 /// Inputs of one perspective: own or the opponent's, 8 roles, 49 squares.
@@ -26,7 +28,7 @@ pub const INPUTS: usize = 2 * 8 * NUM_SQUARES;
 /// The first layer's scale: an accumulator value of `QA` is 1.0, where the clipping saturates.
 const QA: i16 = 64;
 /// The most men on a board: every input a perspective can have at once.
-const MAX_MEN: usize = 2 * MAX_PIECES_PER_COLOR as usize;
+pub(super) const MAX_MEN: usize = 2 * MAX_PIECES_PER_COLOR as usize;
 
 /// The first eight bytes of a network file.
 pub const MAGIC: &[u8; 8] = b"CONGONET";
@@ -51,15 +53,116 @@ const CHECKSUM_AT: usize = HEADER_BYTES - 8;
 /// network file is.
 static NETWORK_FILE: &[u8] = include_bytes!("nnue.bin");
 static NETWORK: LazyLock<Arc<Network>> = LazyLock::new(|| {
-    Arc::new(
-        Network::from_bytes(NETWORK_FILE)
+    Arc::new(Network::V1(Box::new(
+        NetworkV1::from_bytes(NETWORK_FILE)
             .unwrap_or_else(|error| unreachable!("the compiled-in network is valid (tested): {error}")),
-    )
+    )))
 });
 
 /// The compiled-in network.
 pub fn network() -> Arc<Network> {
     Arc::clone(&NETWORK)
+}
+
+/// A network of either architecture, as a network file holds it (`EvalFile`): version 1, the
+/// compiled-in 784×64×2 (this file), or version 2, lion-bucketed 9×784 → 2×256 → 32 → 1
+/// (`nnue2.rs`). The search picks the architecture's code once, when it starts.
+#[derive(Clone, Debug)]
+pub enum Network {
+    V1(Box<NetworkV1>),
+    V2(Box<NetworkV2>),
+}
+
+impl Network {
+    /// Reads and verifies a network file (an `EvalFile`) of either format version: the error
+    /// names the file and what is wrong with it.
+    pub fn load(path: impl AsRef<std::path::Path>) -> Result<Network, String> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot be read: {e}", path.display()))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Reads a network file of either format version (the one its header says), verified before
+    /// anything of it is used ([`NetworkV1::from_bytes`], [`NetworkV2::from_bytes`]).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        if bytes.len() >= 8 && &bytes[..8] != MAGIC {
+            return Err(not_a_network(&bytes[..8]));
+        }
+        match bytes.get(8..12).map(|v| u32::from_le_bytes([v[0], v[1], v[2], v[3]])) {
+            Some(nnue2::FORMAT_VERSION) => Ok(Network::V2(Box::new(NetworkV2::from_bytes(bytes)?))),
+            Some(version) if version != FORMAT_VERSION => Err(format!(
+                "format version {version}; this build reads versions {FORMAT_VERSION} and {}",
+                nnue2::FORMAT_VERSION
+            )),
+            _ => Ok(Network::V1(Box::new(NetworkV1::from_bytes(bytes)?))),
+        }
+    }
+
+    /// The network as a file [`Network::from_bytes`] reads back.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            Network::V1(net) => net.to_bytes(),
+            Network::V2(net) => net.to_bytes(),
+        }
+    }
+
+    /// The format version of the network's file: 1 or 2.
+    pub fn format_version(&self) -> u32 {
+        match self {
+            Network::V1(_) => FORMAT_VERSION,
+            Network::V2(_) => nnue2::FORMAT_VERSION,
+        }
+    }
+
+    /// The evaluation of a position for the side to move, in centipawns, from scratch.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        match self {
+            Network::V1(net) => net.evaluate(pos),
+            Network::V2(net) => net.evaluate(pos),
+        }
+    }
+}
+
+/// What the search needs of an architecture: accumulators computed afresh or brought up move by
+/// move, and the output from them. The search's stack is generic over it, so that the
+/// architecture is chosen once per search, not per node.
+pub(crate) trait Layers {
+    type Acc: Copy + PartialEq + std::fmt::Debug;
+    fn refresh(&self, board: &Board) -> Self::Acc;
+    fn update(&self, acc: &mut Self::Acc, parent: &Board, child: &Board);
+    fn output(&self, acc: &Self::Acc, turn: Color) -> i32;
+}
+
+impl Layers for NetworkV1 {
+    type Acc = Accumulator;
+    #[inline]
+    fn refresh(&self, board: &Board) -> Accumulator {
+        NetworkV1::refresh(self, board)
+    }
+    #[inline]
+    fn update(&self, acc: &mut Accumulator, parent: &Board, child: &Board) {
+        NetworkV1::update(self, acc, parent, child);
+    }
+    #[inline]
+    fn output(&self, acc: &Accumulator, turn: Color) -> i32 {
+        NetworkV1::output(self, acc, turn)
+    }
+}
+
+impl Layers for NetworkV2 {
+    type Acc = AccumulatorV2;
+    #[inline]
+    fn refresh(&self, board: &Board) -> AccumulatorV2 {
+        NetworkV2::refresh(self, board)
+    }
+    #[inline]
+    fn update(&self, acc: &mut AccumulatorV2, parent: &Board, child: &Board) {
+        NetworkV2::update(self, acc, parent, child);
+    }
+    #[inline]
+    fn output(&self, acc: &AccumulatorV2, turn: Color) -> i32 {
+        NetworkV2::output(self, acc, turn)
+    }
 }
 
 /// FNV-1a, 64 bits, over `parts` in turn: the network file's checksum (any one changed byte
@@ -77,7 +180,7 @@ pub fn fnv1a64(parts: &[&[u8]]) -> u64 {
 
 /// The weights, as the trainer quantised them.
 #[derive(Clone, Debug)]
-pub struct Network {
+pub struct NetworkV1 {
     /// Centipawns per unit of the output sum, times 2^16.
     scale_q16: i64,
     /// `w1[input]`: the input's column of the first layer (`INPUTS` of them).
@@ -92,20 +195,12 @@ pub struct Network {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Accumulator([[i16; HIDDEN]; 2]);
 
-impl Network {
-    /// Reads and verifies a network file (an `EvalFile`): the error names the file and what is
-    /// wrong with it.
-    pub fn load(path: impl AsRef<std::path::Path>) -> Result<Network, String> {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot be read: {e}", path.display()))?;
-        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
-    }
-
+impl NetworkV1 {
     /// Reads a network file and verifies it before anything of it is used: the header (magic,
     /// version, header size), the architecture (inputs and layer sizes must be this build's), the
     /// exact size, the checksum, and value ranges that keep every accumulator within `i16` and the
     /// output within `i32`. The layout is in `docs/engine.md` ("Network files"); all little-endian.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<NetworkV1, String> {
         if bytes.len() < HEADER_BYTES {
             if bytes.len() >= 8 && &bytes[..8] != MAGIC {
                 return Err(not_a_network(&bytes[..8]));
@@ -194,7 +289,7 @@ impl Network {
         reader.i16s(&mut w2[0])?;
         reader.i16s(&mut w2[1])?;
         let b2 = reader.i32()?;
-        let network = Network { scale_q16: i64::from(scale_q16), w1, b1, w2, b2 };
+        let network = NetworkV1 { scale_q16: i64::from(scale_q16), w1, b1, w2, b2 };
         network.check_ranges()?;
         Ok(network)
     }
@@ -226,7 +321,7 @@ impl Network {
         Ok(())
     }
 
-    /// The network as a file [`Network::from_bytes`] reads back (the format the trainer writes).
+    /// The network as a file [`NetworkV1::from_bytes`] reads back (the format the trainer writes).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER_BYTES + PAYLOAD_BYTES);
         out.extend_from_slice(MAGIC);
@@ -270,30 +365,13 @@ impl Network {
             return; // a null move
         }
         let (mut added, mut removed) = (Changes::default(), Changes::default());
-        for color in Color::ALL {
-            if parent.by_color(color) == child.by_color(color) {
-                continue;
-            }
-            for role in Role::ALL {
-                let piece = Piece::new(role, color);
-                let (old, new) = (parent.by_piece(piece), child.by_piece(piece));
-                if old == new {
-                    continue;
-                }
-                for sq in old & !new {
-                    removed.push(piece, sq);
-                }
-                for sq in new & !old {
-                    added.push(piece, sq);
-                }
-            }
-        }
+        Changes::between(parent, child, &mut added, &mut removed);
         self.apply(acc, &added, &removed);
     }
 
     /// Adds the inputs of `added` and subtracts those of `removed`, each perspective in one pass.
     /// Wrapping arithmetic: an intermediate sum may leave the `i16` range, the result cannot
-    /// ([`Network::from_bytes`] checks the bound).
+    /// ([`NetworkV1::from_bytes`] checks the bound).
     fn apply(&self, acc: &mut Accumulator, added: &Changes, removed: &Changes) {
         for view in Color::ALL {
             let side = &mut acc.0[view.index()];
@@ -335,13 +413,35 @@ impl Network {
 
 /// The inputs a move added or removed, of each perspective (at most every man on the board).
 #[derive(Default)]
-struct Changes {
+pub(super) struct Changes {
     len: usize,
     /// `inputs[i][view]`: the input of the `i`-th piece seen from `view` ([`Color::index`]).
     inputs: [[u16; 2]; MAX_MEN],
 }
 
 impl Changes {
+    /// The pieces on `child` and not on `parent` into `added`, the others into `removed`.
+    pub(super) fn between(parent: &Board, child: &Board, added: &mut Changes, removed: &mut Changes) {
+        for color in Color::ALL {
+            if parent.by_color(color) == child.by_color(color) {
+                continue;
+            }
+            for role in Role::ALL {
+                let piece = Piece::new(role, color);
+                let (old, new) = (parent.by_piece(piece), child.by_piece(piece));
+                if old == new {
+                    continue;
+                }
+                for sq in old & !new {
+                    removed.push(piece, sq);
+                }
+                for sq in new & !old {
+                    added.push(piece, sq);
+                }
+            }
+        }
+    }
+
     #[inline]
     fn push(&mut self, piece: Piece, sq: Square) {
         debug_assert!(self.len < MAX_MEN, "more changed pieces than men on a board");
@@ -353,14 +453,14 @@ impl Changes {
         }
     }
 
-    fn of(&self, view: Color) -> impl Iterator<Item = usize> + '_ {
+    pub(super) fn of(&self, view: Color) -> impl Iterator<Item = usize> + '_ {
         self.inputs[..self.len].iter().map(move |inputs| usize::from(inputs[view.index()]))
     }
 }
 
 /// The input of `piece` on `sq` seen from `view`'s side.
 #[inline]
-fn input(view: Color, piece: Piece, sq: Square) -> usize {
+pub(super) fn input(view: Color, piece: Piece, sq: Square) -> usize {
     let theirs = usize::from(piece.color != view);
     let square =
         if view == Color::White { sq.index() } else { (6 - sq.rank() as usize) * 7 + sq.file() as usize };
@@ -378,13 +478,13 @@ fn not_a_network(magic: &[u8]) -> String {
     }
 }
 
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+pub(super) struct Reader<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+    pub(super) fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
         let end = self.at.checked_add(n).filter(|&end| end <= self.bytes.len());
         let end = end.ok_or_else(|| format!("the network file ends early, at byte {}", self.bytes.len()))?;
         let slice = &self.bytes[self.at..end];
@@ -398,19 +498,19 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
-    fn u32(&mut self) -> Result<u32, String> {
+    pub(super) fn u32(&mut self) -> Result<u32, String> {
         Ok(u32::from_le_bytes(self.array()?))
     }
 
-    fn i32(&mut self) -> Result<i32, String> {
+    pub(super) fn i32(&mut self) -> Result<i32, String> {
         Ok(i32::from_le_bytes(self.array()?))
     }
 
-    fn u64(&mut self) -> Result<u64, String> {
+    pub(super) fn u64(&mut self) -> Result<u64, String> {
         Ok(u64::from_le_bytes(self.array()?))
     }
 
-    fn i16s(&mut self, out: &mut [i16]) -> Result<(), String> {
+    pub(super) fn i16s(&mut self, out: &mut [i16]) -> Result<(), String> {
         for value in out {
             *value = i16::from_le_bytes(self.array()?);
         }
@@ -444,7 +544,7 @@ mod tests {
 
     #[test]
     fn a_network_written_reads_back_the_same() {
-        let mut net = (*network()).clone();
+        let mut net = NetworkV1::from_bytes(NETWORK_FILE).unwrap();
         net.w1[3][5] = -17;
         net.b2 = 12_345;
         let again = Network::from_bytes(&net.to_bytes()).unwrap();
@@ -492,8 +592,11 @@ mod tests {
         old.extend_from_slice(&NETWORK_FILE[HEADER_BYTES..]);
         assert!(error(&old).contains("earlier build"));
         let mut version = NETWORK_FILE.to_vec();
+        version[8] = 3;
+        assert!(error(&version).contains("format version 3; this build reads versions 1 and 2"));
+        // A version-1 file that says it is of version 2 is read as one, and refused.
         version[8] = 2;
-        assert!(error(&version).contains("format version 2; this build reads version 1"));
+        assert!(error(&version).contains("architecture 784 of format version 2"), "{}", error(&version));
     }
 
     #[test]
@@ -561,7 +664,7 @@ mod tests {
     /// updated move by move are the ones computed from scratch.
     #[test]
     fn updated_accumulators_equal_refreshed_ones() {
-        let net = network();
+        let net = NetworkV1::from_bytes(NETWORK_FILE).unwrap();
         let mut rng = SplitMix64::new(7);
         for _ in 0..40 {
             let mut pos = Position::start();

@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 use super::attacks::{can_capture_lion, lion_attacked, lion_capture};
 use super::eval::Evaluator;
 use super::limits::{Clock, Limits};
-use super::nnue::{Accumulator, Network};
+use super::nnue::{Layers, Network};
 use super::ordering::{captured_value, is_promotion, move_key, Heuristics, MovePicker, Orderer, ScoredMove};
 use super::params::{Params, SearchParams};
 use super::score::{from_tt, is_decisive, lost_at, to_tt, win_in, INFINITE, MATE, MATE_BOUND, MAX_PLY};
@@ -157,7 +157,41 @@ pub(crate) struct Worker<'a> {
     /// The lines of the last completed iteration, best first (main thread).
     completed: Vec<RootMove>,
     /// With the learned evaluation on, its accumulators along the search path.
-    nnue: Option<NnueStack<'a>>,
+    nnue: Option<Nnue<'a>>,
+}
+
+/// The accumulator stack of the network's architecture, chosen once when the search starts: each
+/// variant's code is compiled for its architecture, and a node pays one predictable branch.
+enum Nnue<'a> {
+    V1(NnueStack<'a, super::nnue::NetworkV1>),
+    V2(NnueStack<'a, super::nnue2::NetworkV2>),
+}
+
+impl<'a> Nnue<'a> {
+    fn new(network: &'a Network, root: &Board) -> Nnue<'a> {
+        match network {
+            Network::V1(net) => Nnue::V1(NnueStack::new(net, root)),
+            Network::V2(net) => Nnue::V2(NnueStack::new(net, root)),
+        }
+    }
+
+    /// Records `board` as the node at `ply`; its accumulators are not computed yet.
+    #[inline]
+    fn enter(&mut self, ply: usize, board: &Board) {
+        match self {
+            Nnue::V1(stack) => stack.enter(ply, board),
+            Nnue::V2(stack) => stack.enter(ply, board),
+        }
+    }
+
+    /// The network's evaluation of the node at `ply` (recorded by [`Nnue::enter`]).
+    #[inline]
+    fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
+        match self {
+            Nnue::V1(stack) => stack.evaluate(ply, pos),
+            Nnue::V2(stack) => stack.evaluate(ply, pos),
+        }
+    }
 }
 
 /// The learned evaluation's accumulators of the nodes on the search path: `boards[ply]` is the
@@ -165,15 +199,15 @@ pub(crate) struct Worker<'a> {
 /// board; the accumulators are brought up from the nearest fresh ancestor when the node is
 /// evaluated, so nodes cut off before their evaluation (table hits, repetitions) cost no update.
 /// Copy-make: leaving a node is free.
-struct NnueStack<'a> {
-    network: &'a Network,
-    acc: Vec<Accumulator>,
+struct NnueStack<'a, N: Layers> {
+    network: &'a N,
+    acc: Vec<N::Acc>,
     boards: Vec<Board>,
     fresh: Vec<bool>,
 }
 
-impl<'a> NnueStack<'a> {
-    fn new(network: &'a Network, root: &Board) -> NnueStack<'a> {
+impl<'a, N: Layers> NnueStack<'a, N> {
+    fn new(network: &'a N, root: &Board) -> NnueStack<'a, N> {
         let mut fresh = vec![false; MAX_PLY + 2];
         fresh[0] = true;
         NnueStack {
@@ -185,7 +219,20 @@ impl<'a> NnueStack<'a> {
     }
 
     /// The accumulators of the node at `ply`, updated along the path from the nearest fresh node.
-    fn accumulators(&mut self, ply: usize) -> &Accumulator {
+    #[inline]
+    fn enter(&mut self, ply: usize, board: &Board) {
+        self.boards[ply] = *board;
+        self.fresh[ply] = false;
+    }
+
+    #[inline]
+    fn evaluate(&mut self, ply: usize, pos: &Position) -> i32 {
+        debug_assert!(self.boards[ply] == *pos.board(), "the accumulators are of another node");
+        let network = self.network;
+        network.output(self.accumulators(ply), pos.turn())
+    }
+
+    fn accumulators(&mut self, ply: usize) -> &N::Acc {
         let mut from = ply;
         while !self.fresh[from] {
             from -= 1; // the root (ply 0) is always fresh
@@ -246,7 +293,7 @@ impl<'a> Worker<'a> {
             clock: shared.clock,
             stop_on_ponderhit: false,
             completed: Vec::new(),
-            nnue: shared.eval.network().map(|network| NnueStack::new(network, root.board())),
+            nnue: shared.eval.network().map(|network| Nnue::new(network, root.board())),
         }
     }
 
@@ -397,11 +444,7 @@ impl<'a> Worker<'a> {
     /// The static evaluation of `pos`, the node at `ply`.
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         let score = match &mut self.nnue {
-            Some(stack) => {
-                debug_assert!(stack.boards[ply] == *pos.board(), "the accumulators are of another node");
-                let network = stack.network;
-                network.output(stack.accumulators(ply), pos.turn())
-            }
+            Some(nnue) => nnue.evaluate(ply, pos),
             None => self.shared.eval.evaluate(pos),
         };
         score.clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
@@ -411,9 +454,8 @@ impl<'a> Worker<'a> {
     /// hand-written one); its accumulators are computed if it is evaluated.
     #[inline]
     fn enter_accumulators(&mut self, pos: &Position, ply: usize) {
-        if let Some(stack) = &mut self.nnue {
-            stack.boards[ply] = *pos.board();
-            stack.fresh[ply] = false;
+        if let Some(nnue) = &mut self.nnue {
+            nnue.enter(ply, pos.board());
         }
     }
 
