@@ -20,6 +20,7 @@ import pytest
 import congo
 import congo.engine
 import congo.learning
+import congo.players
 from congo import (
     BLACK,
     WHITE,
@@ -147,6 +148,26 @@ def test_the_bindings_look_up_no_private_python_name() -> None:
         for path in sorted(bindings.glob("*.rs"))
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if lookup.search(line)
+    ]
+    assert found == []
+
+
+def test_no_player_or_board_is_probed_for_what_its_class_defines() -> None:
+    # A Player answers new_game/play/abort/close and has limit/command (no-ops and None on the base
+    # class), and a Board has every method of its class: asking getattr/hasattr whether one of them
+    # exists hides a misspelt name and a second code path behind a check that is always true.
+    package = pathlib.Path(congo.__file__).resolve().parent
+    defined = {name for name in vars(congo.players.Player) if not name.startswith("_")}
+    defined |= {name for name in dir(congo.Board) if not name.startswith("_")}
+    probe = re.compile(r'\b(?:getattr|hasattr)\(\s*([\w.]+)\s*,\s*"(\w+)"')
+    # Not a player or a board: the pool's results, a generator or a plain iterator.
+    elsewhere = {("datagen.py", "results")}
+    found = [
+        f"{path.relative_to(package)}:{number}: {line.strip()}"
+        for path in sorted(package.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for match in probe.finditer(line)
+        if match.group(2) in defined and (path.name, match.group(1)) not in elsewhere
     ]
     assert found == []
 

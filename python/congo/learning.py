@@ -97,12 +97,9 @@ def _numpy_missing() -> str:
 
 
 def _repetitions(board: Board) -> int:
-    """How often the board's position occurred before in its game (0, 1, or 2 for more)."""
-    is_repetition = getattr(board, "is_repetition", None)
-    if is_repetition is not None:  # the board's own repetition rule, where it has one
-        return 2 if is_repetition(3) else (1 if is_repetition(2) else 0)
-    # The core's count, from the board's history (it counts the current position too).
-    return min(board._history.repetitions(board.position) - 1, 2)
+    """How often the board's position occurred before in its game (0, 1, or 2 for more), by the
+    board's own repetition rule (every board has one; a subclass may change it)."""
+    return 2 if board.is_repetition(3) else (1 if board.is_repetition(2) else 0)
 
 
 def _is_single(item: object) -> bool:
