@@ -16,7 +16,7 @@ np = pytest.importorskip("numpy")
 
 import congo  # noqa: E402
 from congo import learning, mcts, tablebase  # noqa: E402
-from congo.learning import NUM_ACTIONS, Game, flip_action  # noqa: E402
+from congo.learning import NUM_ACTIONS, GameState, flip_action  # noqa: E402
 
 from .tablebase_support import random_fen  # noqa: E402
 
@@ -51,7 +51,7 @@ def uniform_network(planes: Any, masks: Any) -> tuple[Any, Any]:
 class Node:
     """A node of the plain-Python search."""
 
-    def __init__(self, game: Game, chooser: bool) -> None:
+    def __init__(self, game: GameState, chooser: bool) -> None:
         self.game = game
         self.turn = game.turn
         self.chooser = chooser  # the player who chose the edge into this node
@@ -62,7 +62,7 @@ class Node:
 
 
 def reference_puct(
-    game: Game, network: Any, simulations: int, *, c_puct: float = 1.25, side_to_move: bool = True
+    game: GameState, network: Any, simulations: int, *, c_puct: float = 1.25, side_to_move: bool = True
 ) -> tuple[list[int], float]:
     """AlphaZero's PUCT as docs/learning.md states it, one leaf at a time: root visits (in the
     perspective's frame) and the root's value."""
@@ -127,7 +127,7 @@ def reference_puct(
 @pytest.mark.parametrize("fen", POSITIONS)
 @pytest.mark.parametrize("perspective", ["side_to_move", "white"])
 def test_visits_equal_a_plain_python_puct(fen: str, perspective: str) -> None:
-    game = Game(congo.Position(fen))
+    game = GameState(congo.Position(fen))
     side_to_move = perspective == "side_to_move"
     expected, value = reference_puct(game, fake_network, 150, side_to_move=side_to_move)
     [result] = mcts.search([game], fake_network, simulations=150, perspective=perspective, seed=0)
@@ -137,7 +137,7 @@ def test_visits_equal_a_plain_python_puct(fen: str, perspective: str) -> None:
 
 
 def test_visits_equal_the_reference_with_another_c_puct_and_many_roots() -> None:
-    games = [Game(congo.Position(fen)) for fen in POSITIONS]
+    games = [GameState(congo.Position(fen)) for fen in POSITIONS]
     results = mcts.search(games, fake_network, simulations=60, c_puct=3.0, seed=5)
     for game, result in zip(games, results):
         expected, value = reference_puct(game, fake_network, 60, c_puct=3.0)
@@ -153,7 +153,7 @@ def test_masks_never_expand_an_illegal_action() -> None:
         seen.extend(zip(planes.copy(), masks.copy()))
         return fake_network(planes, masks)
 
-    game = Game(congo.Position(CHAIN_WIN))
+    game = GameState(congo.Position(CHAIN_WIN))
     [result] = mcts.search([game], recording, simulations=100, perspective="white", seed=0)
     root_mask = np.frombuffer(game.action_mask(), np.uint8).astype(bool)
     assert (result.visits[~root_mask] == 0).all()
@@ -174,7 +174,7 @@ def test_masks_never_expand_an_illegal_action() -> None:
 def test_a_forced_win_through_a_monkey_chain_is_found_and_kept_positive() -> None:
     """The chain's legs are White's three decisions in a row: White's value stays positive at each
     and the search plays the chain to the lion, never stopping early."""
-    game = Game(congo.Position(CHAIN_WIN))
+    game = GameState(congo.Position(CHAIN_WIN))
     tree = mcts.Search([game], seed=1)
     played: list[str] = []
     while not tree.is_over(0):
@@ -196,7 +196,7 @@ def test_the_threatened_side_saves_its_lion() -> None:
     """Black to move against the chain: the search (from Black's side) moves the lion out of it."""
     fen = "7/4l2/7/4c2/7/2p4/1M1L3 b 1"
     [result] = mcts.search([fen], uniform_network, simulations=400, seed=2)
-    game = Game(congo.Position(fen))
+    game = GameState(congo.Position(fen))
     assert game.apply(result.game_action)  # a whole move: Black has no monkey
     after = congo.Board(game.position.fen())
     for move in after.legal_moves:
@@ -207,7 +207,7 @@ def test_the_threatened_side_saves_its_lion() -> None:
 
 
 def test_gumbel_finds_the_forced_win() -> None:
-    game = Game(congo.Position(CHAIN_WIN))
+    game = GameState(congo.Position(CHAIN_WIN))
     [result] = mcts.search(
         [game], uniform_network, simulations=64, gumbel=True, considered_actions=16, seed=3
     )
@@ -246,7 +246,7 @@ def test_tablebase_values_are_exact(tables: Path) -> None:
             continue
         won += 1
         [result] = mcts.search([board], uniform_network, simulations=300, tablebase=tables, seed=won)
-        game = Game(board.position)
+        game = GameState(board.position)
         game.apply(result.game_action)
         assert game.chain is None
         after = congo.Board(game.position.fen())

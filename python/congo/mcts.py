@@ -34,7 +34,7 @@ from congo.learning import (
     NUM_ACTIONS,
     NUM_PLANES,
     PERSPECTIVES,
-    Game,
+    GameState,
     flip_action,
 )
 from congo.players import Player
@@ -60,9 +60,9 @@ __all__ = [
     "search",
 ]
 
-Root = Union[Board, Game, Position, str]
+Root = Union[Board, GameState, Position, str]
 """A root: a :class:`~congo.Board` (its move stack gives the repetition history), a
-:class:`congo.learning.Game` (mid-chain too), a :class:`~congo.Position` or a FEN."""
+:class:`congo.learning.GameState` (mid-chain too), a :class:`~congo.Position` or a FEN."""
 
 Evaluate = Callable[["npt.NDArray[np.uint8]", "npt.NDArray[np.bool_]"], tuple[Any, Any]]
 """``evaluate(planes, masks) -> (priors, values)``: planes ``uint8 (B, NUM_PLANES, 7, 7)``, masks
@@ -88,7 +88,7 @@ class SearchResult:
     visited (PUCT, ``temperature=0``; the first in the game's action order among equals), a
     visit-count sample (``temperature>0``), or sequential halving's winner (Gumbel)."""
     game_action: int
-    """:attr:`best_action` in the game's frame (White's), as :meth:`congo.learning.Game.apply`
+    """:attr:`best_action` in the game's frame (White's), as :meth:`congo.learning.GameState.apply`
     takes it (``-1`` for a finished game)."""
 
     @property
@@ -97,20 +97,21 @@ class SearchResult:
         return int(self.visits.sum())
 
 
-def _game_of(root: object, max_plies: int) -> Game:
-    if isinstance(root, Game):
+def _game_of(root: object, max_plies: int) -> GameState:
+    if isinstance(root, GameState):
         return root.copy()
     if isinstance(root, Board):
-        game = Game(root.root().position, max_plies)
+        game = GameState(root.root().position, max_plies)
         for move in root.move_stack:
             game.push(move)
         return game
     if isinstance(root, Position):
-        return Game(root, max_plies)
+        return GameState(root, max_plies)
     if isinstance(root, str):
-        return Game(Position(root), max_plies)
+        return GameState(Position(root), max_plies)
     raise TypeError(
-        f"a root must be a congo.Board, congo.learning.Game, congo.Position or FEN, got {type(root).__name__}"
+        "a root must be a congo.Board, congo.learning.GameState, congo.Position or FEN, "
+        f"got {type(root).__name__}"
     )
 
 
@@ -143,7 +144,7 @@ class Search:
     * ``perspective``: ``"side_to_move"`` (the default) or ``"white"``, the frame of the planes,
       masks, priors and actions (:data:`congo.learning.PERSPECTIVES`).
     * ``max_plies``: the ply limit (a draw) of roots made from boards, positions and FENs, counted
-      from the start of a board's move stack (a :class:`~congo.learning.Game` keeps its own).
+      from the start of a board's move stack (a :class:`~congo.learning.GameState` keeps its own).
     * ``seed``: the Dirichlet and Gumbel noise and temperature samples, per tree (the same seed
       gives the same results on any number of ``threads``).
     * ``threads``: threads sharing the trees of a step.
@@ -276,9 +277,9 @@ class Search:
         """Replaces root ``index`` by ``root``, its tree started afresh."""
         self._core.set_root(index, _game_of(root, max_plies))
 
-    def game(self, index: int) -> Game:
+    def game(self, index: int) -> GameState:
         """A copy of root ``index``'s game (without the record of moves before the search)."""
-        game: Game = self._core.game(index)
+        game: GameState = self._core.game(index)
         return game
 
     def is_over(self, index: int) -> bool:
