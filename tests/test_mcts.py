@@ -504,3 +504,27 @@ def test_selection_and_expansion_release_the_gil() -> None:
 
     step()  # the roots
     assert_releases_the_gil(step)
+
+
+def test_the_player_plays_a_whole_chain_as_one_move(tmp_path: Path) -> None:
+    network = mcts.MlpNetwork.load(network_file(tmp_path / "tiny.npz"))
+    player = mcts.MctsPlayer(network, sims=300, seed=1)
+    board = congo.Board(CHAIN_WIN)
+    move = player.choose(board)
+    assert move.uci() == "b1d3f5d7"
+    board.push(move)
+    assert board.outcome() is not None
+
+
+def test_reset_starts_a_root_afresh_and_an_opened_tablebase_serves(tables: Path) -> None:
+    tree = mcts.Search([congo.Board(), CHAIN_WIN], tablebase=tablebase.open_tablebase(tables), seed=0)
+    tree.run(uniform_network, 20)
+    tree.reset(0, CHAIN_WIN)
+    [fresh, kept] = tree.results()
+    assert fresh.simulations == 0
+    assert fresh.best_action == -1  # not searched yet
+    assert kept.simulations == 20
+    [again, _] = tree.run(uniform_network, 200)
+    assert learning.action_name(again.game_action) == "b1d3"
+    with pytest.raises(ValueError, match="finished game"):
+        tree.reset(1, "7/7/7/3l3/7/7/7 w 1")
