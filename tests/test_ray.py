@@ -156,3 +156,24 @@ def test_a_tournament_on_the_cluster_plays_the_same_games(cluster: str) -> None:
     assert on_ray.numbers == threaded.numbers
     assert [g.board.move_stack for g in on_ray.games] == [g.board.move_stack for g in threaded.games]
     assert on_ray.table() == threaded.table()
+
+
+def test_kept_outside_engines_are_quit_when_a_match_on_the_cluster_ends(cluster: str, tmp_path: Path) -> None:
+    """A Ray actor's kept engine runs in a process group of its own: killing the actor would not end
+    it in order. The pool's end tells each engine ``quit`` first."""
+    from congo import match
+    from tests.test_tournament import engines_left_running, pid_proxy, quit_logs
+
+    result = match.run_match(
+        match.parse_player(f"uci[depth=1]:{pid_proxy(tmp_path, 'a')}"),
+        match.parse_player("random"),
+        games=2,
+        opening_plies=2,
+        max_plies=10,
+        ray=cluster,
+    )
+    assert result.played == 2
+    logs = quit_logs(tmp_path, "a")
+    assert logs
+    assert all(log[-2:] == ["quit", "exited"] for log in logs)
+    assert engines_left_running(tmp_path, "a") == []

@@ -323,3 +323,190 @@ def test_congo_tournament_resumes_from_its_state(tmp_path: Path) -> None:
     assert [line for line in again.stdout.splitlines()[1:] if not line.startswith("time ")] == [
         line for line in first.stdout.splitlines() if not line.startswith("time ")
     ]
+
+
+# -- each player on its own clock --------------------------------------------------------------------
+
+
+def _own_clock_of(game: match.GameRecord, white: bool) -> match.TimeControl | None:
+    if game.time_control is not None:
+        return game.time_control
+    return game.white_time_control if white else game.black_time_control
+
+
+def test_each_player_is_timed_by_its_own_clock(tmp_path: Path) -> None:
+    players = ["engine:tc=2+0.05,hash=1", "engine:tc=1,hash=1", "random"]
+    own = {players[0]: match.TimeControl(2, 0.05), players[1]: match.TimeControl(1), "random": None}
+    result = match.run_tournament(
+        players,
+        games=2,
+        opening_plies=2,
+        max_plies=14,
+        time_control=match.TimeControl(0.5, 0.01),  # for the player without a clock of its own
+        time_margin=1000.0,  # a loaded machine's late move is reported, not lost, and not counted here
+    )
+    own["random"] = match.TimeControl(0.5, 0.01)
+    assert result.played == 6
+    for game in result.games:
+        assert {game.white, game.black} <= set(own)
+        for white, name in ((True, game.white), (False, game.black)):
+            control = own[name]
+            assert _own_clock_of(game, white) == control
+            assert control is not None
+            # The side's clock after each of its moves: its base, plus its increment a move, less
+            # the time its moves took (no move was late: a late one would show in the events).
+            spent, made = 0.0, 0
+            for ply, (clock, info) in enumerate(zip(game.clocks, game.infos)):
+                if info is None or (ply % 2 == 0) != white:
+                    continue
+                made += 1
+                spent += info.elapsed
+                if not any(e.kind == "late_move" for e in game.events):
+                    assert clock == pytest.approx(control.base + made * control.increment - spent, abs=1e-9)
+            assert made >= 1
+        text = game.record()
+        if game.time_control is None:
+            white_tc, black_tc = own[game.white], own[game.black]
+            assert f'[WhiteTimeControl "{white_tc}"]' in text
+            assert f'[BlackTimeControl "{black_tc}"]' in text
+            assert "[TimeControl " not in text
+        else:
+            assert f'[TimeControl "{game.time_control}"]' in text
+
+
+def test_an_outside_engine_is_told_each_sides_own_clock(tmp_path: Path) -> None:
+    engine = _proxy(tmp_path, "clocked", [*CONGO, "uci"])
+    result = match.run_match(
+        match.parse_player(f"uci[tc=2+0.05]:{engine}"),
+        match.parse_player("engine:tc=1,hash=1"),
+        games=2,
+        opening_plies=2,
+        max_plies=8,
+        time_margin=1000.0,
+    )
+    assert result.played == 2
+    goes = [line.split() for log in _logs(tmp_path, "clocked") for line in log if line.startswith("go ")]
+    assert len(goes) >= 2
+    for words in goes:
+        fields = dict(zip(words[1::2], words[2::2]))
+        # Its own increment and the opponent's (none): 50 ms and 0.
+        increments = {fields.get("winc", "0"), fields.get("binc", "0")}
+        assert increments == {"50", "0"}, words
+    assert 'WhiteTimeControl "2+0.05"' in result.games[0].record()
+
+
+def test_a_bad_clock_in_a_player_string_is_an_error_naming_the_player() -> None:
+    for spec in ("engine:tc=1+x", "uci[tc=fast]:congo uci", "random:tc=0"):
+        with pytest.raises(ValueError, match=re.escape(f"player {spec!r}")):
+            match.parse_player(spec)
+    bad = subprocess.run(
+        [*CONGO, "tournament", "engine:tc=1+x", "random"], capture_output=True, text=True, timeout=60
+    )
+    assert bad.returncode == 2
+    assert "engine:tc=1+x" in bad.stderr
+    assert "time control" in bad.stderr
+    assert bad.stderr.count("\n") == 1
+
+
+def test_a_players_own_clock_is_part_of_what_resume_compares(tmp_path: Path) -> None:
+    state = tmp_path / "state.json"
+    options = {"games": 2, "opening_plies": 2, "max_plies": 6, "resume": state}
+    match.run_tournament(["engine:tc=1,hash=1", "random"], **options)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="run the same command"):
+        match.run_tournament(["engine:tc=2,hash=1", "random"], **options)  # type: ignore[arg-type]
+    assert not match.is_deterministic(match.parse_player("engine:depth=2,tc=1")[1])
+    assert match.is_deterministic(match.parse_player("engine:depth=2")[1])
+
+
+# -- kept engines are closed at the end -----------------------------------------------------------------
+
+# Logs its own process id and that of the engine it starts, then passes the commands on.
+PID_PROXY = """\
+import os, subprocess, sys
+child = subprocess.Popen({command!r}, stdin=subprocess.PIPE, stdout=sys.stdout, text=True, bufsize=1)
+with open(os.path.join({directory!r}, "pids-%d.log" % os.getpid()), "w", buffering=1) as log:
+    log.write("%d %d\\n" % (os.getpid(), child.pid))
+    for line in sys.stdin:
+        log.write(line)
+        child.stdin.write(line)
+        child.stdin.flush()
+        if line.strip() == "quit":
+            break
+    child.stdin.close()
+    child.wait()
+    log.write("exited\\n")
+"""
+
+
+def pid_proxy(tmp_path: Path, name: str) -> str:
+    directory = tmp_path / name
+    directory.mkdir()
+    script = tmp_path / f"{name}.py"
+    script.write_text(PID_PROXY.format(directory=str(directory), command=[*CONGO, "uci"]))
+    return f"{sys.executable} {script}"
+
+
+def _running(pid: int) -> bool:
+    try:
+        stat_line = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat_line.rsplit(")", 1)[-1].split()[0] != "Z"
+
+
+def engines_left_running(tmp_path: Path, name: str) -> list[int]:
+    """The engine processes (proxy and engine) logged under ``name`` still running after a bounded
+    wait for them to end (a killed process takes a moment to go)."""
+    import time
+
+    pids = [
+        int(pid)
+        for path in (tmp_path / name).glob("pids-*.log")
+        for pid in path.read_text().splitlines()[0].split()
+    ]
+    assert pids
+    deadline = time.monotonic() + 30
+    while any(_running(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return [pid for pid in pids if _running(pid)]
+
+
+def quit_logs(tmp_path: Path, name: str) -> list[list[str]]:
+    return [path.read_text().splitlines() for path in sorted((tmp_path / name).glob("pids-*.log"))]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_every_kept_engine_has_exited_when_a_match_returns(tmp_path: Path) -> None:
+    result = match.run_match(
+        match.parse_player(f"uci[depth=1]:{pid_proxy(tmp_path, 'a')}"),
+        match.parse_player(f"uci[nodes=200]:{pid_proxy(tmp_path, 'b')}"),
+        games=4,
+        opening_plies=2,
+        max_plies=10,
+        concurrency=2,
+        allow_repeats=True,
+    )
+    assert result.played == 4
+    for name in ("a", "b"):
+        assert engines_left_running(tmp_path, name) == []
+        assert all(log[-2:] == ["quit", "exited"] for log in quit_logs(tmp_path, name))
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_every_kept_engine_has_exited_after_an_interrupted_match(tmp_path: Path) -> None:
+    def stop(result: match.MatchResult, game: match.GameRecord) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(match.MatchInterrupted) as interrupted:
+        match.run_match(
+            match.parse_player(f"uci[depth=1]:{pid_proxy(tmp_path, 'a')}"),
+            match.parse_player(f"uci[nodes=200]:{pid_proxy(tmp_path, 'b')}"),
+            games=8,
+            opening_plies=2,
+            max_plies=10,
+            concurrency=2,
+            on_game=stop,
+        )
+    assert interrupted.value.result.played == 1
+    for name in ("a", "b"):
+        assert engines_left_running(tmp_path, name) == []

@@ -21,7 +21,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from typing import IO, Any, Callable, Union
+from typing import IO, Any, Callable, Union, cast
 
 from congo._uci_protocol import EngineTerminatedError, EngineTimeoutError
 
@@ -385,13 +385,13 @@ class _EngineProcess(asyncio.SubprocessProtocol):
     # -- asyncio's callbacks ------------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.SubprocessTransport)
+        # Cast, not checked: uvloop's transports (Ray's workers run on its loop) have asyncio's
+        # methods without being its classes.
+        transport = cast(asyncio.SubprocessTransport, transport)
         self._transport = transport
         self.pid = transport.get_pid()
-        stdin = transport.get_pipe_transport(0)
-        stdout = transport.get_pipe_transport(1)
-        assert isinstance(stdin, asyncio.WriteTransport)
-        assert isinstance(stdout, asyncio.ReadTransport)
+        stdin = cast(asyncio.WriteTransport, transport.get_pipe_transport(0))
+        stdout = cast(asyncio.ReadTransport, transport.get_pipe_transport(1))
         # Paused whenever a byte waits: a write is done once the engine has taken all of it.
         stdin.set_write_buffer_limits(high=0)
         self._stdin, self._stdout = stdin, stdout

@@ -26,6 +26,7 @@ aborts the players of the games in progress) are built on it.
 from __future__ import annotations
 
 import collections
+import contextlib
 import itertools
 import os
 import sys
@@ -44,6 +45,9 @@ R = TypeVar("R")
 
 _STOP_POLL = 0.01
 """Seconds between two rounds of stop requests while running tasks wind down."""
+
+_FINISH_TIMEOUT = 60.0
+"""Seconds a closing Ray pool waits for its actors' ``finish`` calls before it kills them anyway."""
 
 
 def _positive(name: str, value: object) -> int | None:
@@ -157,11 +161,13 @@ class ThreadPool(WorkerPool[S, T, R]):
         *,
         workers: int,
         stop: Callable[[S], object] | None = None,
+        finish: Callable[[S], object] | None = None,
     ) -> None:
         self.workers = workers
         self._factory = factory
         self._task = task
         self._stop = stop
+        self._finish = finish
         self._local = threading.local()
         self._states: list[S] = []
         self._lock = threading.Lock()
@@ -226,6 +232,9 @@ class ThreadPool(WorkerPool[S, T, R]):
             executor.shutdown(wait=False, cancel_futures=True)
             self._stop_all()
             executor.shutdown(wait=True)
+            with self._lock:
+                states, self._states = self._states, []
+            _finish_all(self._finish, states)
 
     def __repr__(self) -> str:
         return f"<ThreadPool workers={self.workers}{' closed' if self._executor is None else ''}>"
@@ -233,6 +242,20 @@ class ThreadPool(WorkerPool[S, T, R]):
 
 class _Cancelled(Exception):
     """A chunk whose imap was abandoned before the chunk started."""
+
+
+def _finish_all(finish: Callable[[S], object] | None, states: list[S]) -> None:
+    """Calls ``finish`` on every state, even after one raised (the first error is raised then)."""
+    if finish is None:
+        return
+    failure: BaseException | None = None
+    for state in states:
+        try:
+            finish(state)
+        except BaseException as error:
+            failure = failure or error
+    if failure is not None:
+        raise failure
 
 
 _RAY_SINGLE_NODE = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
@@ -265,10 +288,13 @@ def _import_ray() -> Any:
 class _RayWorker:
     """The body of a Ray actor: the state, made once, and the task run on it."""
 
-    def __init__(self, factory: Callable[[], Any], task: Callable[[Any, Any], Any], stop: Any) -> None:
+    def __init__(
+        self, factory: Callable[[], Any], task: Callable[[Any, Any], Any], stop: Any, finish: Any = None
+    ) -> None:
         self._state = factory()
         self._task = task
         self._stop = stop
+        self._finish = finish
 
     def ready(self) -> bool:
         return True
@@ -279,6 +305,9 @@ class _RayWorker:
     def stop(self) -> None:
         if self._stop is not None:
             self._stop(self._state)
+
+    def finish(self) -> None:
+        _finish_all(self._finish, [self._state])
 
 
 _actor_class: Any = None
@@ -318,6 +347,7 @@ class RayPool(WorkerPool[S, T, R]):
         address: str,
         workers: int | None = None,
         stop: Callable[[S], object] | None = None,
+        finish: Callable[[S], object] | None = None,
     ) -> None:
         if (address == "local" or _is_loopback(address)) and "ray" not in sys.modules:
             # Without this, Ray replaces a loopback node address by the machine's network address
@@ -345,7 +375,8 @@ class RayPool(WorkerPool[S, T, R]):
         # does not have would wait for it forever).
         share = min(1.0, max(cpus, 1) / self.workers)
         remote = _ray_actor_class(ray).options(num_cpus=share)
-        self._actors = [remote.remote(factory, task, stop) for _ in range(self.workers)]
+        self._actors = [remote.remote(factory, task, stop, finish) for _ in range(self.workers)]
+        self._finishes = finish is not None
         ray.get([actor.ready.remote() for actor in self._actors])
         self._closed = False
 
@@ -381,9 +412,19 @@ class RayPool(WorkerPool[S, T, R]):
     def close(self) -> None:
         if not self._closed:
             self._closed = True
-            for actor in self._actors:
-                self._ray.kill(actor)
-            self._actors = []
+            ray = self._ray
+            try:
+                if self._finishes:
+                    # In each actor, after its running task (stopped first): killing an actor
+                    # would not end what its state started (an engine in its own process group).
+                    # An actor that does not answer in time is killed all the same.
+                    with contextlib.suppress(ray.exceptions.GetTimeoutError):
+                        ray.get([actor.stop.remote() for actor in self._actors], timeout=_FINISH_TIMEOUT)
+                        ray.get([actor.finish.remote() for actor in self._actors], timeout=_FINISH_TIMEOUT)
+            finally:
+                for actor in self._actors:
+                    ray.kill(actor)
+                self._actors = []
 
     def __repr__(self) -> str:
         return f"<RayPool workers={self.workers}{' closed' if self._closed else ''}>"
@@ -396,6 +437,7 @@ def open_pool(
     workers: int | None = None,
     ray: str | None = None,
     stop: Callable[[S], object] | None = None,
+    finish: Callable[[S], object] | None = None,
 ) -> WorkerPool[S, T, R]:
     """A pool of warm workers running ``task(state, item)``, each worker's ``state`` made once by
     ``factory()``.
@@ -404,7 +446,10 @@ def open_pool(
     ``ray=ADDRESS``: Ray actors on that cluster (``"auto"``, ``"ray://host:port"``, or ``"local"``
     for a private one on this machine), ``workers`` of them (default: one per CPU of the cluster).
     ``stop(state)``, if given, is called from another thread to end a running task early when the
-    consumer leaves a loop or closes the pool (for an engine: ``Engine.stop``).
+    consumer leaves a loop or closes the pool (for an engine: ``Engine.stop``). ``finish(state)``,
+    if given, is called on each worker's state when the pool closes, once its tasks have ended (on
+    threads from the closing thread, on Ray in the actor before it is killed): it frees what the
+    state holds that outlives it, such as other processes.
 
     Raises ``TypeError`` / ``ValueError`` for a bad ``workers``, ``ImportError`` when Ray is asked
     for but not installed, ``ConnectionError`` when its cluster cannot be reached."""
@@ -412,7 +457,7 @@ def open_pool(
     if ray is not None:
         if not isinstance(ray, str):
             raise TypeError(f"ray must be a cluster address string or None, got {type(ray).__name__}")
-        return RayPool(factory, task, address=ray, workers=count, stop=stop)
+        return RayPool(factory, task, address=ray, workers=count, stop=stop, finish=finish)
     if count is None:
         count = os.cpu_count() or 1
-    return ThreadPool(factory, task, workers=count, stop=stop)
+    return ThreadPool(factory, task, workers=count, stop=stop, finish=finish)

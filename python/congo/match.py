@@ -568,6 +568,7 @@ class GameRecord:
     evals: list[Score | None] = dataclasses.field(default_factory=list)
     """Per move of the stack, the mover's evaluation from White's point of view, where known."""
     time_control: TimeControl | None = None
+    """The clock both sides played on (``None``: untimed, or each side on its own)."""
     index: int = 0
     """The game's number in its match, from 0."""
     start_fen: str | None = None
@@ -582,6 +583,11 @@ class GameRecord:
     black_command: str | None = None
     date: str = dataclasses.field(default_factory=lambda: time.strftime("%Y.%m.%d", time.gmtime()))
     """The UTC date the game was played, as PGN writes it."""
+    white_time_control: TimeControl | None = None
+    """White's clock when the sides played on different ones (a player's own ``tc=``), else
+    ``None`` (then :attr:`time_control` is both sides')."""
+    black_time_control: TimeControl | None = None
+    """Black's clock when the sides played on different ones, else ``None``."""
 
     def result(self) -> str:
         return self.outcome.result()
@@ -602,7 +608,11 @@ class GameRecord:
             game.headers["BlackCommand"] = self.black_command
         if self.start_fen is None:
             game.headers["Opening"] = " ".join(move.uci() for move in self.opening)
-        if self.time_control is not None:
+        if self.white_time_control != self.black_time_control:
+            # cutechess's tags for sides on different clocks; "-" is PGN's "no time control".
+            for side, control in (("White", self.white_time_control), ("Black", self.black_time_control)):
+                game.headers[f"{side}TimeControl"] = "-" if control is None else str(control)
+        elif self.time_control is not None:
             game.headers["TimeControl"] = str(self.time_control)
         notes = [self.outcome.reason] if isinstance(self.outcome, Adjudicated) and self.outcome.reason else []
         notes += [event.message for event in self.events if event.message not in notes]
@@ -626,13 +636,13 @@ def is_deterministic(player: PlayerFactory, time_control: TimeControl | None = N
     that break ties at random (``alphabeta``, ``greedy``, ``random``) are seeded from each game's
     number, so that a repeated opening gets a different game; anything timed depends on the
     machine's load."""
-    if time_control is not None:
-        return False
     made = player(0)
     try:
-        limit = getattr(made, "limit", None)
+        limit = made.limit
         if (
-            not isinstance(limit, Limit)
+            time_control is not None
+            or made.time_control is not None
+            or limit is None
             or limit.time is not None
             or (limit.depth is None and limit.nodes is None)
         ):
@@ -673,6 +683,23 @@ def repeated_pairs(
 
 class _Cancelled(Exception):
     """The match was interrupted while this game was being played."""
+
+
+def _side_controls(
+    white: Player, black: Player, time_control: TimeControl | None
+) -> dict[bool, TimeControl | None]:
+    """Each side's clock, by colour (``True``: White): the player's own, else the match's."""
+    return {True: white.time_control or time_control, False: black.time_control or time_control}
+
+
+def _record_controls(
+    controls: dict[bool, TimeControl | None],
+) -> tuple[TimeControl | None, TimeControl | None, TimeControl | None]:
+    """:class:`GameRecord`'s ``time_control``, ``white_time_control`` and ``black_time_control``
+    for the sides' clocks: the shared one, or each side's when they differ."""
+    if controls[True] == controls[False]:
+        return controls[True], None, None
+    return None, controls[True], controls[False]
 
 
 class _Adjudication:
@@ -755,7 +782,9 @@ def play_game(
     """Plays one game from the start position after ``opening`` (moves), or from ``opening`` when it
     is a FEN. A threefold repetition or ``max_plies`` moves in all end it as a draw.
 
-    With a ``time_control`` each side's thinking time is measured and taken from its clock; a side
+    With a ``time_control`` each side's thinking time is measured and taken from its clock (a
+    player with its own clock, :attr:`~congo.players.Player.time_control`, is timed by that one
+    instead, the other side by ``time_control``, or untimed without one); a side
     whose clock runs out by more than ``time_margin`` seconds loses on time; a move late by less is
     reported (a ``"late_move"`` event), its clock set to zero before the increment. An outside
     engine (raising :class:`~congo.engine.EngineError`) that answers an illegal move or none, or
@@ -776,7 +805,8 @@ def play_game(
     events: list[MatchEvent] = []
     white.new_game()
     black.new_game()
-    remaining = {True: time_control.base, False: time_control.base} if time_control else {}
+    controls = _side_controls(white, black, time_control)
+    remaining = {side: control.base for side, control in controls.items() if control is not None}
     moves_made = {True: 0, False: 0}
     judge = None if adjudicator is None else _Adjudication(adjudicator)
 
@@ -787,8 +817,10 @@ def play_game(
             on_event(event)
 
     def finish(outcome: Outcome | Adjudicated) -> GameRecord:
-        commands = [getattr(p, "command", None) for p in (white, black)]
-        white_command, black_command = (shlex.join(c) if isinstance(c, list) else None for c in commands)
+        white_command, black_command = (
+            None if p.command is None else shlex.join(p.command) for p in (white, black)
+        )
+        shared, white_control, black_control = _record_controls(controls)
         return GameRecord(
             white.name,
             black.name,
@@ -797,13 +829,15 @@ def play_game(
             outcome,
             clocks,
             evals,
-            time_control,
+            shared,
             index,
             start_fen,
             infos,
             events,
             white_command,
             black_command,
+            white_time_control=white_control,
+            black_time_control=black_control,
         )
 
     def lose(kind: Adjudication, player: Player, reason: str, overrun: float | None = None) -> GameRecord:
@@ -824,17 +858,20 @@ def play_game(
         player = white if turn else black
         who = f"{player.name} ({'White' if turn else 'Black'})"  # both may share an id name
         limit = None
-        if time_control is not None:
+        control = controls[turn]
+        if control is not None:
+            # Each clock with its own increment; an untimed opponent's clock is left out.
+            white_inc, black_inc = (
+                None if c is None else c.increment for c in (controls[True], controls[False])
+            )
             limit = Limit(
-                white_clock=remaining[True],
-                black_clock=remaining[False],
-                white_inc=time_control.increment,
-                black_inc=time_control.increment,
-                remaining_moves=(
-                    None
-                    if time_control.moves is None
-                    else time_control.moves - moves_made[turn] % time_control.moves
-                ),
+                white_clock=remaining.get(True),
+                black_clock=remaining.get(False),
+                white_inc=white_inc,
+                black_inc=black_inc,
+                remaining_moves=None
+                if control.moves is None
+                else control.moves - moves_made[turn] % control.moves,
             )
         started = time.perf_counter()
         try:
@@ -842,7 +879,7 @@ def play_game(
         except TimeoutError as error:
             if cancel is not None and cancel.is_set():
                 raise _Cancelled() from None
-            if time_control is None:
+            if control is None:
                 return lose(Adjudication.ENGINE_FAILURE, player, f"{who}: {error} in {board.fen()}")
             elapsed = time.perf_counter() - started
             over = elapsed - remaining[turn]
@@ -857,7 +894,7 @@ def play_game(
         elapsed = time.perf_counter() - started
         if cancel is not None and cancel.is_set():
             raise _Cancelled()
-        if time_control is not None:
+        if control is not None:
             remaining[turn] -= elapsed
             if remaining[turn] < -time_margin:
                 reason = (
@@ -873,9 +910,9 @@ def play_game(
                 report("late_move", message, player, -remaining[turn])
                 remaining[turn] = 0.0
             moves_made[turn] += 1
-            remaining[turn] += time_control.increment
-            if time_control.moves is not None and moves_made[turn] % time_control.moves == 0:
-                remaining[turn] += time_control.base
+            remaining[turn] += control.increment
+            if control.moves is not None and moves_made[turn] % control.moves == 0:
+                remaining[turn] += control.base
         chosen = played.move
         if chosen is None:
             return lose(Adjudication.ENGINE_FAILURE, player, f"{who} answered no move in {board.fen()}")
@@ -884,7 +921,7 @@ def play_game(
             return lose(Adjudication.ILLEGAL_MOVE, player, reason)
         score = played.info.get("score")
         evals.append(None if score is None else score.white())
-        clocks.append(remaining[turn] if time_control is not None else None)
+        clocks.append(remaining[turn] if control is not None else None)
         depth, nodes, reported = (played.info.get(key) for key in ("depth", "nodes", "time"))
         infos.append(
             MoveInfo(
@@ -1194,6 +1231,11 @@ def _stop_slot(slot: _Slot) -> None:
             player.abort()
 
 
+def _close_slot(slot: _Slot) -> None:
+    """Closes the slot's kept players (the pool's ``finish`` hook: the end of the match)."""
+    slot.close()
+
+
 def _start_failure(player: Player) -> str | None:
     """Starts ``player`` for its next game (an outside engine's process, anew after a failure):
     ``None`` once started, else why it could not be."""
@@ -1218,6 +1260,9 @@ def _forfeited(
     for move in moves:
         board.push(move)
     outcome = Adjudicated(Adjudication.ENGINE_FAILURE, not white_failed, reason)
+    shared, white_control, black_control = _record_controls(
+        _side_controls(white, black, play_options.get("time_control"))
+    )
     return GameRecord(
         white.name,
         black.name,
@@ -1226,8 +1271,10 @@ def _forfeited(
         outcome,
         [None] * len(moves),
         [None] * len(moves),
-        play_options.get("time_control"),
+        shared,
         start_fen=opening if isinstance(opening, str) else None,
+        white_time_control=white_control,
+        black_time_control=black_control,
     )
 
 

@@ -11,6 +11,8 @@ Players are described by short strings (see :func:`parse_player`)::
     random                       a random legal move
     uci:congo uci                any engine speaking docs/protocol.md, started with this command line
     uci[Hash=64,time=0.5]:./mybot   the same with options and a per-move limit
+    engine:tc=10+0.1             the built-in engine on its own clock: 10 s + 0.1 s a move
+    uci[tc=5+0.05]:./mybot       an outside engine on its own clock
 
 A new kind of player is a :class:`Player` subclass here and one entry in ``_KINDS`` (the table
 :func:`parse_player` reads its descriptions from).
@@ -23,7 +25,7 @@ import random
 import shlex
 import threading
 from collections.abc import Sequence
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from congo import _core
 from congo._core import Move, Position
@@ -37,6 +39,9 @@ from congo.engine import (
     SimpleEngine,
 )
 from congo.pieces import CROCODILE, ELEPHANT, GIRAFFE, LION, MONKEY, PAWN, SUPERPAWN, ZEBRA
+
+if TYPE_CHECKING:
+    from congo.match import TimeControl
 
 __all__ = [
     "MAX_ALPHABETA_DEPTH",
@@ -71,6 +76,18 @@ class Player(abc.ABC):
 
     name: str
     """How records and summaries call the player."""
+
+    limit: Limit | None = None
+    """The per-move limit the player searches by off the clock (the engines), ``None`` for the
+    players that have none (``random``, ``greedy``, ``alphabeta``)."""
+
+    command: list[str] | None = None
+    """An outside engine's command line, as its arguments (``None`` for players in this process):
+    records keep it in a tag, their names being the engines' ``id name``."""
+
+    time_control: TimeControl | None = None
+    """The player's own clock (``tc=`` in its description): a match times this player's moves by it
+    instead of the match's ``time_control``, the opponent keeping its own. ``None``: the match's."""
 
     reusable: bool = False
     """Whether a match may keep the player for game after game (told :meth:`new_game` before each)
@@ -193,6 +210,7 @@ class EnginePlayer(Player):
     one per player and worker for all its games (:attr:`~Player.reusable`)."""
 
     reusable = True
+    limit: Limit
 
     def __init__(
         self,
@@ -236,6 +254,8 @@ class UciPlayer(Player):
     kills it and starts a new process, counted in :attr:`restarts`."""
 
     reusable = True
+    limit: Limit
+    command: list[str]
 
     def __init__(
         self,
@@ -352,6 +372,32 @@ def _parse_limit(settings: dict[str, str]) -> Limit:
     )
 
 
+def _pop_clock(spec: str, settings: dict[str, str]) -> TimeControl | None:
+    """The player's own clock among ``settings`` (``tc``, removed from them); ``None`` without one."""
+    text = settings.pop("tc", None)
+    if text is None:
+        return None
+    from congo.match import TimeControl  # here: congo.match imports this module
+
+    try:
+        return TimeControl.parse(text)
+    except ValueError as error:
+        raise ValueError(f"player {spec!r}: {error}") from None
+
+
+def _clocked(make: PlayerFactory, clock: TimeControl | None) -> PlayerFactory:
+    """``make``, its players on their own ``clock`` when there is one."""
+    if clock is None:
+        return make
+
+    def clocked(seed: int) -> Player:
+        player = make(seed)
+        player.time_control = clock
+        return player
+
+    return clocked
+
+
 def _parse_uci_player(spec: str) -> tuple[str, PlayerFactory]:
     """``uci:COMMAND LINE`` or ``uci[key=value,...]:COMMAND LINE``."""
     head, _, command_line = spec.partition(":")
@@ -370,11 +416,12 @@ def _parse_uci_player(spec: str) -> tuple[str, PlayerFactory]:
         raise ValueError(f"cannot split the command line of {spec!r}: {error}") from None
     if not command:
         raise ValueError(f"player {spec!r} has no command line: expected uci:COMMAND")
+    clock = _pop_clock(spec, settings)
     limit = _parse_limit(settings)
     name = "uci:" + command_line.strip()
     # UciPlayer looked up when a player is made, not bound now: a caller may put a subclass in
     # its place (benches/tuning/versus.py does).
-    return name, lambda seed: UciPlayer(command, limit=limit, options=settings, name=name)
+    return name, _clocked(lambda seed: UciPlayer(command, limit=limit, options=settings, name=name), clock)
 
 
 def _no_settings(spec: str, settings: dict[str, str]) -> None:
@@ -453,7 +500,11 @@ def parse_player(spec: str) -> tuple[str, PlayerFactory]:
     followed by the command line of an engine speaking ``docs/protocol.md``; ``uci[...]`` takes the
     per-move limit keys and any option the engine announces (sent with ``setoption``). On a clock
     (``time_control`` of :func:`congo.match.run_match`) engines play by the clock instead of their
-    per-move limit. Raises ``ValueError`` for an unknown player, key or value.
+    per-move limit. Every player also takes ``tc=BASE+INC`` (or ``MOVES/BASE+INC``, in seconds, as
+    :class:`congo.match.TimeControl` reads it): its own clock (:attr:`Player.time_control`), which
+    a match times its moves by instead of the match's clock (``--tc``), the opponent keeping its
+    own: ``engine:tc=10+0.1``, ``uci[tc=5+0.05]:./mybot``. Raises ``ValueError`` for an unknown
+    player, key or value (a bad ``tc`` names the player).
     """
     text = spec.strip()
     name, factory = _parse(spec, text)
@@ -486,4 +537,6 @@ def _parse(spec: str, text: str) -> tuple[str, PlayerFactory]:
     if kind not in _KINDS:
         forms = ", ".join(form for form, _ in _KINDS.values())
         raise ValueError(f"unknown player {kind!r}: expected {forms} or uci:COMMAND")
-    return _KINDS[kind][1](spec, settings)
+    clock = _pop_clock(spec, settings)
+    name, make = _KINDS[kind][1](spec, settings)
+    return name, _clocked(make, clock)

@@ -83,12 +83,10 @@ def _pairing_seed(seed: int, pairing: int) -> int:
     return seed + 1_000_003 * pairing
 
 
-def _new_slot(registry: list[_Slot]) -> _Slot:
+def _new_slot() -> _Slot:
     from congo.match import _Slot
 
-    slot = _Slot()
-    registry.append(slot)  # on threads: closed by the run once the pool is; in a Ray actor: a copy
-    return slot
+    return _Slot()
 
 
 def _play_task(
@@ -131,7 +129,7 @@ def _drive(
     """Plays ``tasks`` (those not already in ``state``) on a pool and hands each finished game to
     ``accept`` in task order, after saving it in ``state``; stops when ``accept`` says so. Games
     already in ``state`` are handed over first, without playing."""
-    from congo.match import _stop_slot
+    from congo.match import _close_slot, _stop_slot
 
     done = {} if state is None else state.games
     for task in tasks:
@@ -143,20 +141,16 @@ def _drive(
     workers: int | None = (
         min(concurrency, len(todo)) if ray is None else (concurrency if concurrency > 1 else None)
     )
-    slots: list[_Slot] = []
-    factory = functools.partial(_new_slot, slots)
     work = functools.partial(_play_task, list(entrants), list(pairings), seed, recover, dict(play_options))
-    try:
-        with open_pool(factory, work, workers=workers, ray=ray, stop=_stop_slot) as pool:
-            for task, game in zip(todo, pool.imap(todo, window=2 * pool.workers)):
-                game.index = task.index
-                if state is not None:
-                    state.add(task.number, game)
-                if accept(task, game):
-                    break  # leaving the loop stops the games in progress
-    finally:
-        for slot in slots:
-            slot.close()
+    # Closing the pool closes each worker's kept players (their engine processes), on threads and
+    # in each Ray actor alike, Ctrl-C or not.
+    with open_pool(_new_slot, work, workers=workers, ray=ray, stop=_stop_slot, finish=_close_slot) as pool:
+        for task, game in zip(todo, pool.imap(todo, window=2 * pool.workers)):
+            game.index = task.index
+            if state is not None:
+                state.add(task.number, game)
+            if accept(task, game):
+                break  # leaving the loop stops the games in progress
 
 
 def _check_run(games: int, concurrency: int) -> None:

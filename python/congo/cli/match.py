@@ -83,8 +83,9 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tc",
         metavar="TC",
-        help="play on a clock: BASE+INC seconds (e.g. 10+0.1) or MOVES/BASE+INC; default: per-move "
-        "limits (a uci: or engine: player without time/depth/nodes gets time=0.1 s a move)",
+        help="play on a clock: BASE+INC seconds (e.g. 10+0.1) or MOVES/BASE+INC, for each player "
+        "without its own tc= (engine:tc=10+0.1, uci[tc=5+0.05]:CMD); default: per-move limits (a "
+        "uci: or engine: player without time/depth/nodes gets time=0.1 s a move)",
     )
     parser.add_argument(
         "--timemargin",
@@ -354,15 +355,17 @@ def run(args: argparse.Namespace) -> int:
     player White (counted in the score, not in the pairs). See docs/engine.md.
 
     Players: engine[:key=value,...] (keys: time, depth, nodes, threads, hash, and any engine option
-    from `congo options`), alphabeta[:depth=N] (material only), greedy, random, and
-    uci:COMMAND LINE (any engine speaking the protocol of docs/protocol.md, e.g. "uci:congo uci"),
-    or uci[key=value,...]:COMMAND LINE with a per-move limit (time, depth, nodes) and engine options.
-    Without a limit, engine: and uci: players get time=0.1 (0.1 s a move). With --tc the games
-    are played on a clock; a side that runs out of time (beyond --timemargin), or an outside engine
-    that answers an illegal move or dies, loses, said on stderr as it happens. --resign, --draw and
-    --tablebase end games early. Players that always play the same game (depth or node limits)
-    are refused when they would replay pairs, unless --allow-repeats. Options may come in any
-    order. Ctrl-C stops the match, prints the standings and saves the finished games."""
+    from `congo options`), alphabeta[:depth=N] (material only), greedy, random, and uci:COMMAND LINE
+    (any engine speaking the protocol of docs/protocol.md, e.g. "uci:congo uci"), or
+    uci[key=value,...]:COMMAND LINE with a per-move limit (time, depth, nodes) and engine options.
+    Without a limit, engine: and uci: players get time=0.1 (0.1 s a move). With --tc the games are
+    played on a clock; a player may have its own, tc=BASE+INC among its settings (engine:tc=10+0.1,
+    uci[tc=5+0.05]:./mybot), --tc timing the others; a side that runs out of time (beyond
+    --timemargin), or an outside engine that answers an illegal move or dies, loses, said on stderr
+    as it happens. --resign, --draw and --tablebase end games early. Players that always play the
+    same game (depth or node limits) are refused when they would replay pairs, unless
+    --allow-repeats. Options may come in any order. Ctrl-C stops the match, prints the standings and
+    saves the finished games."""
     from congo import match
     from congo._files import check_writable
 

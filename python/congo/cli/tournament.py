@@ -96,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
     each of the others, e.g. your bot against rungs of the ladder), --games games per pairing in
     pairs from one opening with colours swapped, every pairing from the same openings. Players are
     written as for `congo match`, each with its own limit and options (engine:nodes=10000,
-    "uci[Hash=64,time=0.5]:./mybot"). The standings (points, games, Elo relative to the first player
+    "uci[Hash=64,time=0.5]:./mybot") and clock (engine:tc=10+0.1, "uci[tc=5+0.05]:./mybot"; --tc
+    times the players without one). The standings (points, games, Elo relative to the first player
     from a weighted least-squares fit over all the pairings, with its 95 % interval) are printed
     after each round and at the end, with a cross-table and each pairing's score. All of congo
     match's options apply (openings, --tc, adjudication, --concurrency, --ray), and --recover and
