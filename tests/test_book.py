@@ -115,6 +115,12 @@ def test_dump_names_positions_off_the_start_by_key(tmp_path: Path) -> None:
     path = _write(tmp_path, [book.Entry(board.zobrist_hash(), congo.Move.from_uci("d6d5"), 4)])
     with book.open_reader(path) as reader:
         assert list(book.dump(reader)) == [f"{board.zobrist_hash():016x}  d6d5  4  0"]
+    # A move stored under a key the walk reaches but not legal there is shown by key, not lost.
+    with book.open_reader(_sample(tmp_path)) as reader:
+        lines = list(book.dump(reader))
+    key = congo.Board().zobrist_hash()
+    assert len(lines) == 5
+    assert lines[-1] == f"{key:016x}  d6d5  9  0"
 
 
 def test_merge_sums_the_weights_of_equal_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -197,23 +197,25 @@ def dump(reader: Reader) -> Iterator[str]:
     positions reached from the start position by book moves (in the order of a walk that plays
     the heaviest first), then ``key move weight learn`` (the key in hexadecimal) for the others."""
     named: set[int] = set()
-    start = Board()
-    stack = [start]
+    shown: set[Entry] = set()
+    stack = [Board()]
     while stack:
         board = stack.pop()
         key = board.zobrist_hash()
         if key in named or key not in reader:
             continue
         named.add(key)
-        entries = reader.find_all(board, minimum_weight=0)
+        entries = reader.find_all(board, minimum_weight=0)  # the moves legal here
         for entry in entries:
+            shown.add(entry)
             yield f"{board.fen()}  {entry.move.uci()}  {entry.weight}  {entry.learn}"
         for entry in reversed(entries):
             after = board.copy(stack=False)
             after.push(entry.move)
             stack.append(after)
-    for entry in reader.entries():
-        if entry.key not in named:
+    # Everything else, a move not legal in the position reached under its key included.
+    for entry in reader:
+        if entry not in shown:
             yield f"{entry.key:016x}  {entry.move.uci()}  {entry.weight}  {entry.learn}"
 
 
