@@ -172,6 +172,21 @@ def test_no_player_or_board_is_probed_for_what_its_class_defines() -> None:
     assert found == []
 
 
+def test_one_class_is_called_game() -> None:
+    # congo.pgn.Game is python-chess's name for a game record; the browser's game is a
+    # BoardSession and the learning one a GameState, so that a Game is always a record.
+    package = pathlib.Path(congo.__file__).resolve().parent
+    defining = [
+        str(path.relative_to(package))
+        for path in sorted(package.rglob("*.py"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if re.match(r"\s*class Game\b", line)
+    ]
+    assert defining == ["pgn.py"]
+    assert not hasattr(_core, "Game")
+    assert congo.learning.GameState.__name__ == "GameState"
+
+
 def test_a_learning_game_pickles_through_its_own_class() -> None:
     game = congo.learning.GameState(Position(MONKEY_FEN), 40)
     game.apply(game.legal_actions()[0])
