@@ -304,6 +304,8 @@ def _rung_text(rating: Rating) -> str:
         return "0 (anchor)"
     if rating.at_least:
         return f"≥ {_fmt(rating.elo)}" + (f" (± {rating.error:.0f} above that)" if rating.error else "")
+    if rating.at_most:
+        return f"≤ {_fmt(rating.elo)}" + (f" (± {rating.error:.0f} below that)" if rating.error else "")
     return f"{_fmt(rating.elo)} ± {rating.error:.0f}"
 
 

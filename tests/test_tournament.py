@@ -510,3 +510,23 @@ def test_every_kept_engine_has_exited_after_an_interrupted_match(tmp_path: Path)
     assert interrupted.value.result.played == 1
     for name in ("a", "b"):
         assert engines_left_running(tmp_path, name) == []
+
+
+def test_a_player_that_lost_every_pair_to_a_placed_one_is_placed_below_it() -> None:
+    # A gauntlet's bot (the anchor) won every pair against one rung: the rung is at most the
+    # bound below the bot, not left out of the standings.
+    measured = [
+        stats.measure_match("bot", "weak", [0, 0, 0, 0, 6]),
+        stats.measure_match("strong", "bot", [0, 0, 0, 0, 6]),
+    ]
+    ratings = {r.key: r for r in stats.fit_ratings(["bot", "weak", "strong"], measured, "bot")}
+    bound = stats.elo_lower_bound([0, 0, 0, 0, 6])
+    assert ratings["weak"].at_most
+    assert not ratings["weak"].at_least
+    assert ratings["weak"].elo == pytest.approx(-bound)
+    assert ratings["strong"].at_least
+    assert ratings["strong"].elo == pytest.approx(bound)
+    result = match.run_tournament(["greedy", "random"], games=6, opening_plies=2, seed=1)
+    assert result.matches[0].pentanomial == [0, 0, 0, 0, 3]  # greedy won every pair
+    (line,) = [s for s in result.standings() if s.player == "random"]
+    assert line.elo_text() == f"<= {-stats.elo_lower_bound([0, 0, 0, 0, 3]):+.0f}"

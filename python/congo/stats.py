@@ -483,6 +483,9 @@ class Rating:
     """Half the 95 % interval; ``None`` for the anchor."""
     at_least: bool = False
     """Placed through a lower bound: ``elo`` is a lower bound, ``error`` the interval relative to it."""
+    at_most: bool = False
+    """Placed through the other side of such a bound (a player that lost every pair, or scored too
+    evenly for an interval, against a placed one): ``elo`` is an upper bound."""
 
 
 def _invert(matrix: list[list[float]], size: int) -> list[list[float]]:
@@ -560,7 +563,10 @@ def fit_ratings(keys: Sequence[str], matches: Sequence[Measured], anchor: str) -
     linked to the anchor's group only by matches without an interval (a match won outright) are
     placed, in ``keys`` order, by the largest lower bound among those matches whose winner
     (``first``) is in the group (``at_least``); their intervals are then relative to that placement.
-    Players connected to nothing are left out."""
+    A group linked only through the losing side of such matches (``second``: a player that lost every
+    pair against a placed one, or drew every pair) is placed by the smallest upper bound they give
+    (``at_most``), so that a gauntlet's weaker opponents are placed too. Players connected to
+    nothing are left out."""
     defined = [m for m in matches if m.sigma is not None]
     bounds = [m for m in matches if m.sigma is None and m.bound is not None and m.bound > -math.inf]
     played = {k for m in matches for k in (m.first, m.second)}
@@ -568,11 +574,11 @@ def fit_ratings(keys: Sequence[str], matches: Sequence[Measured], anchor: str) -
     group_of = {key: i for i, group in enumerate(groups) for key in group}
     placed: dict[str, Rating] = {}
 
-    def fit_group(group: set[str], base: str, offset: float, at_least: bool) -> None:
+    def fit_group(group: set[str], base: str, offset: float, at_least: bool, at_most: bool = False) -> None:
         inside = [m for m in defined if m.first in group and m.second in group]
         for key, (value, se) in _wls([k for k in keys if k in group], base, inside).items():
             error = None if key == anchor else Z95 * se
-            placed[key] = Rating(key, offset + value, error, at_least)
+            placed[key] = Rating(key, offset + value, error, at_least, at_most)
 
     fit_group(groups[group_of[anchor]], anchor, 0.0, False)
     changed = True
@@ -588,8 +594,17 @@ def fit_ratings(keys: Sequence[str], matches: Sequence[Measured], anchor: str) -
                     candidate = placed[m.second].elo + m.bound
                     if best is None or candidate > best[0]:
                         best = (candidate, m.first)
-            if best is None:
+            if best is not None:
+                fit_group(group, best[1], best[0], True)
+                changed = True
                 continue
-            fit_group(group, best[1], best[0], True)
-            changed = True
+            # Else the tightest claim from a bound whose stronger side is placed: at most that.
+            for m in bounds:
+                if m.second in group and m.first in placed and m.bound is not None:
+                    candidate = placed[m.first].elo - m.bound
+                    if best is None or candidate < best[0]:
+                        best = (candidate, m.second)
+            if best is not None:
+                fit_group(group, best[1], best[0], False, True)
+                changed = True
     return [placed[key] for key in keys if key in placed]

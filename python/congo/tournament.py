@@ -424,6 +424,9 @@ class Standing:
     """Half the 95 % interval of :attr:`elo` (``None``: the first player, or no interval)."""
     at_least: bool = False
     """:attr:`elo` is a lower bound (placed through a pairing won outright)."""
+    at_most: bool = False
+    """:attr:`elo` is an upper bound (placed through a pairing lost outright, or one of even pairs
+    only)."""
 
     def elo_text(self) -> str:
         if self.elo is None:
@@ -431,6 +434,8 @@ class Standing:
         value = f"{self.elo:+.0f}"
         if self.at_least:  # a lower bound: an interval about it would mislead
             return ">= " + value
+        if self.at_most:
+            return "<= " + value
         return value if self.error is None else f"{value} ± {self.error:.0f}"
 
 
@@ -522,6 +527,7 @@ class TournamentResult:
                 None if rating is None else rating.elo,
                 None if rating is None else rating.error,
                 False if rating is None else rating.at_least,
+                False if rating is None else rating.at_most,
             )
             lines.append((player, standing))
         return sorted(
