@@ -530,3 +530,6 @@ def test_a_player_that_lost_every_pair_to_a_placed_one_is_placed_below_it() -> N
     assert result.matches[0].pentanomial == [0, 0, 0, 0, 3]  # greedy won every pair
     (line,) = [s for s in result.standings() if s.player == "random"]
     assert line.elo_text() == f"<= {-stats.elo_lower_bound([0, 0, 0, 0, 3]):+.0f}"
+    # The pairing's line says the bound as congo match does.
+    bound = stats.elo_lower_bound([0, 0, 0, 0, 3])
+    assert f"at least {bound:+.0f} (one-sided 95 %)" in result.summary()

@@ -579,7 +579,9 @@ class TournamentResult:
         parts = [self.table(), "", self.cross_table(), ""]
         for result in self.matches:
             if result.played:
-                parts.append(result.summary().splitlines()[0] + f"; {result.estimate()}")
+                # The score, then the Elo line as congo match gives it (a one-sided bound where
+                # every pair went one way).
+                parts.append("; ".join(result.summary().splitlines()[:2]))
         return "\n".join(parts)
 
     def records(self, *, event: str = "congo tournament") -> Iterable[str]:
