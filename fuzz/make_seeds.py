@@ -98,7 +98,22 @@ def main() -> None:
         write("play", encoded + bytes([7, 0, 3, 0, 11, 0, 5, 0]))
         for move in moves[:: max(1, len(moves) // 3)][:3]:
             write("san", encoded + board.san(move).encode())
+    for data in book_seeds():
+        write("book", data)
     print(f"seeds: {sum(1 for _ in SEEDS.rglob('*') if _.is_file())} files in {SEEDS.relative_to(ROOT)}")
+
+
+def book_seeds() -> list[bytes]:
+    """Opening books: the bundled one cut to its first entries, one with a monkey chain, an empty
+    one, and damaged copies (each must be refused, not crash)."""
+    from congo import _core, book
+
+    entries = book.read_entries(book.default_book())[:40]
+    chain_board = congo.Board("7/3l3/1p5/7/2p4/3M3/3L3 w 1")
+    chain = [book.Entry(chain_board.zobrist_hash(), m, 3) for m in chain_board.legal_moves]
+    books = [_core.book_encode(entries), _core.book_encode(chain), _core.book_encode([])]
+    good = books[0]
+    return [*books, good[:-7], good[:31], good[:40] + bytes([good[40] ^ 4]) + good[41:], b"CONGOBK\0"]
 
 
 if __name__ == "__main__":

@@ -214,6 +214,30 @@ pub fn check_san(data: &[u8]) {
     check_san_text(&pos, &String::from_utf8_lossy(rest));
 }
 
+/// Any bytes read as an opening book: refused with an error, or a book whose every entry decodes
+/// to a real move, is found again by its key, and writes back to exactly the bytes read (the
+/// format is canonical: one order, one code per move).
+pub fn check_book(data: &[u8]) {
+    use congo_core::book::{decode_move, encode, move_code, Book};
+
+    let Ok(book) = Book::from_bytes(data) else { return };
+    for entry in book.all() {
+        let code = move_code(&entry.path).expect("a book move has a code");
+        assert_eq!(decode_move(code), Some(entry.path), "{entry:?}");
+        assert!(book.entries(entry.key).contains(entry), "{entry:?} not found by its key");
+        assert!(book.entries(entry.key).iter().all(|e| e.key == entry.key));
+    }
+    assert_eq!(encode(book.all().to_vec()).expect("a book read re-encodes"), data);
+    // Probing any key, and choosing in the start position, never panics.
+    let key = data.iter().fold(0u64, |k, &b| k.rotate_left(8) ^ u64::from(b));
+    assert!(book.entries(key).iter().all(|e| e.key == key));
+    let mut rng = congo_core::rng::SplitMix64::new(key);
+    if let Some((chosen, entry)) = book.choose(&Position::start(), None, &mut rng) {
+        assert_eq!(chosen.path, entry.path);
+        assert!(entry.weight > 0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,6 +261,7 @@ mod tests {
         replay("move_text", |d| check_move_text(&String::from_utf8_lossy(d)));
         replay("san", check_san);
         replay("play", check_play);
+        replay("book", check_book);
     }
 
     #[test]
