@@ -366,6 +366,23 @@ impl Game {
         self.start = self.position;
     }
 
+    /// Makes this game a copy of `other`, reusing this one's buffers: a tree search restores its
+    /// scratch game from the root once per simulation.
+    pub(crate) fn copy_from(&mut self, other: &Game) {
+        // Every field named, so that a new one cannot be forgotten here.
+        let Game { position, moves, chain, history, plies, max_plies, end, played, start, actions } = other;
+        self.position = *position;
+        self.moves.clone_from(moves);
+        self.chain = *chain;
+        self.history.clone_from(history);
+        self.plies = *plies;
+        self.max_plies = *max_plies;
+        self.end = *end;
+        self.played.clone_from(played);
+        self.start = *start;
+        self.actions.clone_from(actions);
+    }
+
     /// Plays a whole legal move (its actions one after another).
     pub fn play(&mut self, m: &Move) -> Result<(), StepError> {
         for action in self.actions_of(m)? {

@@ -240,6 +240,9 @@ struct Tree {
     leaves: Vec<u32>,
     scratch: Game,
     legal: Vec<u16>,
+    /// Scratch for the Gumbel scores of root selections.
+    q_scratch: Vec<f64>,
+    scores: Vec<f64>,
 }
 
 fn leaf_node(parent: u32, turn: Color, chooser: Color, kind: Kind, value: f32) -> Node {
@@ -367,6 +370,8 @@ impl Tree {
             sequence: Vec::new(),
             leaves: Vec::new(),
             legal: Vec::new(),
+            q_scratch: Vec::new(),
+            scores: Vec::new(),
         };
         tree.nodes.push(leaf_node(NONE, turn, turn, Kind::Unevaluated, 0.0));
         tree
@@ -418,14 +423,14 @@ impl Tree {
             return Ok(0);
         }
         if self.nodes[0].kind == Kind::Unevaluated {
-            self.scratch.clone_from(&self.game);
+            self.scratch.copy_from(&self.game);
             self.write_leaf(0, config.perspective, &mut planes[..PLANE_SIZE], &mut masks[..NUM_ACTIONS]);
             self.nodes[0].waiting += 1;
             self.leaves.push(0);
             return Ok(1);
         }
         while self.leaves.len() < config.leaves_per_tree && self.started < self.target {
-            self.scratch.clone_from(&self.game);
+            self.scratch.copy_from(&self.game);
             let mut node = 0u32;
             let mut root_edge = usize::MAX;
             let fresh = loop {
@@ -511,7 +516,7 @@ impl Tree {
     }
 
     /// The edge (its index among the node's) that a descent takes at `node`.
-    fn select_edge(&self, node: u32, config: &MctsConfig) -> usize {
+    fn select_edge(&mut self, node: u32, config: &MctsConfig) -> usize {
         if node == 0 && !self.sequence.is_empty() {
             return self.gumbel_edge(config);
         }
@@ -547,11 +552,20 @@ impl Tree {
     }
 
     /// `logit + σ(completed Q)` of each root edge (Gumbel), from the root player's view.
+    /// [`Tree::gumbel_scores_into`] into a new vector.
     fn gumbel_scores(&self, config: &MctsConfig) -> Vec<f64> {
+        let (mut q, mut scores) = (Vec::new(), Vec::new());
+        self.gumbel_scores_into(config, &mut q, &mut scores);
+        scores
+    }
+
+    /// `logit + σ(completed Q)` of each root edge into `scores`, with `q` as scratch.
+    fn gumbel_scores_into(&self, config: &MctsConfig, q: &mut Vec<f64>, scores: &mut Vec<f64>) {
         let root = &self.nodes[0];
         let edges = self.root_edges();
         let (mut visits_sum, mut max_visits, mut prior_sum, mut weighted) = (0.0, 0u32, 0.0, 0.0);
-        let mut q = vec![f64::NAN; edges.len()];
+        q.clear();
+        q.resize(edges.len(), f64::NAN);
         for (i, edge) in edges.iter().enumerate() {
             if edge.child == NONE {
                 continue;
@@ -571,7 +585,7 @@ impl Tree {
         } else {
             f64::from(root.value)
         };
-        for v in &mut q {
+        for v in q.iter_mut() {
             if v.is_nan() {
                 *v = mixed;
             }
@@ -579,26 +593,25 @@ impl Tree {
         let (lo, hi) =
             q.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| (lo.min(v), hi.max(v)));
         let scale = (config.gumbel_c_visit + f64::from(max_visits)) * config.gumbel_c_scale;
-        edges
-            .iter()
-            .zip(&q)
-            .map(|(edge, &v)| {
-                let rescaled = (v - lo) / (hi - lo).max(1e-8);
-                edge.prior.max(f64::MIN_POSITIVE).ln() + scale * rescaled
-            })
-            .collect()
+        scores.clear();
+        scores.extend(edges.iter().zip(q.iter()).map(|(edge, &v)| {
+            let rescaled = (v - lo) / (hi - lo).max(1e-8);
+            edge.prior.max(f64::MIN_POSITIVE).ln() + scale * rescaled
+        }));
     }
 
     /// The root edge of the next simulation by sequential halving: among the actions whose visits
     /// in this run equal what the schedule asks, the best `gumbel + logit + σ(q)`.
-    fn gumbel_edge(&self, config: &MctsConfig) -> usize {
+    fn gumbel_edge(&mut self, config: &MctsConfig) -> usize {
         let wanted = self.sequence[(self.started as usize).min(self.sequence.len() - 1)];
-        let scores = self.gumbel_scores(config);
+        let (mut q, mut scores) = (std::mem::take(&mut self.q_scratch), std::mem::take(&mut self.scores));
+        self.gumbel_scores_into(config, &mut q, &mut scores);
         let mut pick = Self::best_gumbel(&scores, &self.gumbel, |i| self.run_visits[i] == wanted);
         if pick == usize::MAX {
             // Every action visited more than planned (a run longer than its schedule): the best.
             pick = Self::best_gumbel(&scores, &self.gumbel, |_| true);
         }
+        (self.q_scratch, self.scores) = (q, scores);
         pick
     }
 
