@@ -533,3 +533,30 @@ def test_a_player_that_lost_every_pair_to_a_placed_one_is_placed_below_it() -> N
     # The pairing's line says the bound as congo match does.
     bound = stats.elo_lower_bound([0, 0, 0, 0, 3])
     assert f"at least {bound:+.0f} (one-sided 95 %)" in result.summary()
+
+
+def test_a_tournaments_events_and_lines_tell_its_games_and_players_apart(tmp_path: Path) -> None:
+    crash = f"uci:{sys.executable} {FOREIGN} --mode crash"
+    illegal = f"uci:{sys.executable} {FOREIGN} --mode illegal"
+    told: list[match.MatchEvent] = []
+    result = match.run_tournament(
+        ["random", crash, illegal], format="gauntlet", games=2, recover=True, on_event=told.append
+    )
+    # Game 3 of the tournament is game 1 of its second pairing: its events say 3, as the progress
+    # line and the records' Round do.
+    rounds = [re.search(r'\[Round "(\d+)"\]', text) for text in result.records()]
+    failing = [event for event in told if event.kind in ("engine_failure", "illegal_move")]
+    assert {event.player for event in failing} == {"Foreign Table Engine"}
+    assert any(event.game is not None and event.game >= 2 for event in failing)  # the second pairing's
+    for event in failing:
+        assert event.game is not None
+        place = result.numbers.index(event.game)
+        assert event.message in [e.message for e in result.games[place].events]
+        found = rounds[place]
+        assert found is not None
+        assert found.group(1) == str(event.game + 1)
+    # Both engines answer to one id name: the pairing lines name them as the standings do.
+    summary = result.summary()
+    assert f"random vs {crash}:" in summary
+    assert f"random vs {illegal}:" in summary
+    assert "vs Foreign Table Engine" not in summary

@@ -543,7 +543,9 @@ class MatchEvent:
     message: str
     player: str = ""
     game: int | None = None
-    """The game's number in its match, from 0 (``None``: not about one game)."""
+    """The game's number in its match, from 0 (``None``: not about one game); in the records of a
+    tournament too, while :func:`run_tournament`'s ``on_event`` is told the game's number in the
+    tournament (its progress line's, its records' ``Round`` less one)."""
     fen: str | None = None
     overrun: float | None = None
     """For a time forfeit or a late move: the seconds beyond the clock."""

@@ -101,6 +101,10 @@ def _play_task(
     from congo.match import _play_slot_game
 
     a, b = pairings[task.pairing]
+    options = dict(play_options)
+    notify = options.get("on_event")
+    if notify is not None:
+        options["on_event"] = lambda event: notify(_numbered(event, task.number))
     return _play_slot_game(
         slot,
         (a, entrants[a][1]),
@@ -109,8 +113,14 @@ def _play_task(
         task.opening,
         seed=_pairing_seed(seed, task.pairing),
         recover=recover,
-        **play_options,
+        **options,
     )
+
+
+def _numbered(event: MatchEvent, number: int) -> MatchEvent:
+    """``event`` numbered as the run numbers its games (the progress line, the records' ``Round``),
+    not by the game's place in its pairing: "game 3" is then one game of the tournament."""
+    return event if event.game is None else dataclasses.replace(event, game=number)
 
 
 def _drive(
@@ -577,11 +587,16 @@ class TournamentResult:
     def summary(self) -> str:
         """The standings table, the cross-table and each pairing's line (score, Elo, pairs)."""
         parts = [self.table(), "", self.cross_table(), ""]
-        for result in self.matches:
+        for (a, b), result in zip(self.pairings, self.matches):
             if result.played:
                 # The score, then the Elo line as congo match gives it (a one-sided bound where
-                # every pair went one way).
-                parts.append("; ".join(result.summary().splitlines()[:2]))
+                # every pair went one way); the players named as the standings name them (two
+                # engines may share an id name).
+                score, elo = result.summary().splitlines()[:2]
+                score = score.replace(
+                    f"{result.first} vs {result.second}:", f"{self.name(a)} vs {self.name(b)}:", 1
+                )
+                parts.append(f"{score}; {elo}")
         return "\n".join(parts)
 
     def records(self, *, event: str = "congo tournament") -> Iterable[str]:
@@ -710,7 +725,7 @@ def run_tournament(
             return False
         if ray is not None and on_event is not None:
             for event in game.events:
-                on_event(event)
+                on_event(_numbered(event, task.number))
         if on_game is not None:
             on_game(result, game)
         return False
