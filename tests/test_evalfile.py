@@ -186,3 +186,117 @@ def test_a_match_player_takes_an_eval_file(tmp_path: Path, capsys: pytest.Captur
     assert problem in err, err
     assert "Traceback" not in err
     assert main(["match", f"engine:depth=1,EvalFile={other}", "random", "--games", "2"]) == 0
+
+
+# -- format version 2: the lion-bucketed network ---------------------------------------------------
+
+import nnue2  # noqa: E402
+
+# Positions whose lions stand on many of their castle squares, so that many buckets are read.
+MORE_FENS = [
+    *FENS,
+    "gmelecz/ppppppp/7/7/7/PPPPPPP/GMEL1CZ w 1",
+    "gme1ecz/pppplpp/7/7/7/PPLPPPP/GMEE1CZ b 3",
+    "3l3/7/7/7/7/3L3/7 w 12",
+    "7/2l4/7/7/2P4/7/4L2 b 20",
+]
+
+
+def random_v2(tmp_path: Path, seed: int = 1) -> Path:
+    """A version-2 file of random weights within the ranges the engine accepts."""
+    rng = np.random.default_rng(seed)
+    q = nnue2.Quantised(
+        rng.integers(-400, 401, (nnue2.FEATURES, nnue2.L1)).astype(np.int16),
+        rng.integers(-1500, 1501, nnue2.L1).astype(np.int16),
+        rng.integers(-127, 128, (nnue2.L2, 2 * nnue2.L1)).astype(np.int8),
+        rng.integers(-20_000, 20_001, nnue2.L2).astype(np.int32),
+        rng.integers(-2000, 2001, nnue2.L2).astype(np.int16),
+        1234,
+        40_000,
+    )
+    q.check_ranges()
+    path = tmp_path / f"v2-{seed}.nnue"
+    path.write_bytes(nnue2.pack_network(q))
+    return path
+
+
+def test_a_version_2_network_evaluates_as_its_file_says(tmp_path: Path) -> None:
+    path = random_v2(tmp_path)
+    engine = congo.Engine(options={"EvalFile": path})
+    expected = nnue2.centipawns(path, MORE_FENS)
+    assert [engine.evaluate(fen) for fen in MORE_FENS] == expected
+    assert len(set(expected)) == len(expected)
+    assert nnue2.read_network(path).b3 == 1234
+    result = engine.search(congo.Board(), congo.Limit(depth=5))
+    assert result.move in congo.Board().legal_moves
+    # back to the compiled-in network
+    engine.set_eval_file(None)
+    assert engine.evaluate(FENS[0]) == congo.Engine().evaluate(FENS[0])
+
+
+def test_damaged_and_foreign_version_2_files_are_refused(tmp_path: Path) -> None:
+    data = random_v2(tmp_path).read_bytes()
+
+    def patched(at: int, fmt: str, value: int, reseal: bool = False) -> bytes:
+        out = bytearray(data)
+        struct.pack_into(fmt, out, at, value)
+        if reseal:
+            struct.pack_into("<Q", out, 56, nnue2.fnv1a64(bytes(out[:56] + out[64:])))
+        return bytes(out)
+
+    flipped = bytearray(data)
+    flipped[len(data) // 3] ^= 0x20
+    overflowing = bytearray(data)
+    for feature in (0, 1):
+        struct.pack_into("<h", overflowing, 64 + 2 * nnue2.L1 * feature, 30_000)
+    struct.pack_into("<Q", overflowing, 56, nnue2.fnv1a64(bytes(overflowing[:56] + overflowing[64:])))
+    cases = {
+        "truncated": (data[:-1], "ends early"),
+        "padded": (data + b"\0", "1 bytes after the network"),
+        "flipped": (bytes(flipped), "checksum mismatch"),
+        "version": (patched(8, "<I", 3), "format version 3; this build reads versions 1 and 2"),
+        "architecture": (patched(16, "<I", 2), "architecture 2 of format version 2"),
+        "wider": (
+            patched(28, "<I", 512),
+            "layers 512x32x1; this build evaluates 9 buckets x 784 inputs, layers 256x32x1",
+        ),
+        "scales": (patched(36, "<i", 255), "activation and weight scales 255 and 64"),
+        "range": (bytes(overflowing), "beyond an i16 accumulator"),
+        "output scale": (patched(44, "<i", 2**31 - 1, reseal=True), "beyond an i32 evaluation"),
+    }
+    engine = congo.Engine(options={"EvalFile": random_v2(tmp_path, 2)})
+    before = [engine.evaluate(fen) for fen in FENS]
+    for name, (content, problem) in cases.items():
+        path = tmp_path / f"{name}.nnue"
+        path.write_bytes(content)
+        with pytest.raises(ValueError, match="EvalFile") as caught:
+            engine.set_eval_file(path)
+        assert str(path) in str(caught.value), (name, caught.value)
+        assert problem in str(caught.value), (name, caught.value)
+        assert [engine.evaluate(fen) for fen in FENS] == before
+        with pytest.raises(ValueError, match=r"checksum|not a version-2|bytes|beyond"):
+            nnue2.read_network(path)
+
+
+def test_the_protocol_plays_with_a_version_2_network(tmp_path: Path) -> None:
+    from tests.test_uci_server import Pipe
+
+    path = random_v2(tmp_path, 3)
+    engine = Pipe()
+    try:
+        engine.exchange("uci", "uciok")
+        engine.send(f"setoption name EvalFile value {path}")
+        assert engine.exchange("isready", "readyok") == [f"info string EvalFile: {path}", "readyok"]
+        board = congo.Board()
+        moves: list[str] = []
+        while not board.is_game_over() and len(moves) < 16:
+            engine.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+            best = engine.exchange("go depth 3", "bestmove")[-1].split()[1]
+            move = congo.Move.from_uci(best)
+            assert move in board.legal_moves, (board.fen(), best)
+            board.push(move)
+            moves.append(best)
+        assert engine.close() == 0
+    finally:
+        if engine.process.poll() is None:
+            engine.process.kill()

@@ -5,7 +5,8 @@
 //! ```
 //!
 //! `NAME=VALUE`: engine parameters (`congo options`), e.g. `iir=0 lmr_divisor=225` to search the
-//! tree of other settings with this build's code.
+//! tree of other settings with this build's code; `EvalFile=PATH`: a network file instead of the
+//! compiled-in network (`benches/nnue2_speed.py` compares the two architectures).
 
 use congo_core::search::{Engine, Limits};
 use congo_core::Position;
@@ -20,6 +21,11 @@ fn main() {
     let mut engine = Engine::new(threads, 64).expect("engine");
     for setting in args {
         let (name, value) = setting.split_once('=').expect("NAME=VALUE");
+        if name == "EvalFile" {
+            let network = congo_core::search::Network::load(value).unwrap_or_else(|e| panic!("{e}"));
+            engine.set_network(Some(std::sync::Arc::new(network)));
+            continue;
+        }
         engine.set_param(name, value.parse::<i64>().expect("an integer value")).expect("a parameter");
     }
     let (mut nodes, mut searching) = (0, std::time::Duration::ZERO);

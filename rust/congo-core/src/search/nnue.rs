@@ -121,6 +121,16 @@ impl Network {
             Network::V2(net) => net.evaluate(pos),
         }
     }
+
+    /// [`Network::evaluate`] by the architecture's definition, element by element in `i64`
+    /// (version 2's reference; version 1 has one code path): what the lane code is tested and
+    /// benchmarked against (`examples/nnue_kernels.rs`).
+    pub fn evaluate_reference(&self, pos: &Position) -> i32 {
+        match self {
+            Network::V1(net) => net.evaluate(pos),
+            Network::V2(net) => net.output_reference(&net.refresh_reference(pos.board()), pos.turn()),
+        }
+    }
 }
 
 /// What the search needs of an architecture: accumulators computed afresh or brought up move by
