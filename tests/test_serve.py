@@ -595,6 +595,9 @@ def test_messages_of_a_tab_that_has_gone_are_not_handled(monkeypatch: pytest.Mon
 
     def counting(*args: Any) -> Any:
         handled.append(args[2].get("type"))
+        # Each message takes a moment, as on a busy server: the tab sends faster than it is
+        # answered (a step through a game is quick enough for it to be the other way round).
+        time.sleep(0.005)
         return real(*args)
 
     monkeypatch.setattr(session_module, "handle", counting)
@@ -723,17 +726,17 @@ def _engine_reply(ws: Any, plies: int) -> dict[str, Any]:
 
 @pytest.fixture
 def slow_to_start(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every search begins a moment after it is asked for, as a thread may: a stop sent then is
-    lost (the engine is not searching yet), and the search runs to its limit."""
+    """Every search begins a moment after it is asked for, as a thread may: a stop sent then finds
+    no search (the engine is not searching yet), and must still end the search when it begins."""
     from congo.engine import Engine
 
-    real = Engine.search
+    real = Engine._search  # what every search of the engine, awaited or not, goes through
 
     def search(self: Engine, *args: Any, **kwargs: Any) -> Any:
         time.sleep(0.3)
         return real(self, *args, **kwargs)
 
-    monkeypatch.setattr(Engine, "search", search)
+    monkeypatch.setattr(Engine, "_search", search)
 
 
 @pytest.mark.usefixtures("slow_to_start")
@@ -934,10 +937,9 @@ def test_a_change_replacing_an_unsent_state_is_sent_whole() -> None:
         for uci in ("c2c3", "e2e3"):
             with game.lock:
                 game.enter_move(uci)
-                thinking = game.think_thread
+                thinking = game.engine_task
             assert thinking is not None
-            thinking.join(60)  # the engine's reply, another state
-            assert not thinking.is_alive()
+            thinking.result(60)  # the engine's reply, another state
         loop.run_until_complete(asyncio.sleep(0))
         assert len(tab.pending) == 1
         sent = json.loads(tab.pending[0][1] or "")
@@ -946,10 +948,43 @@ def test_a_change_replacing_an_unsent_state_is_sent_whole() -> None:
         assert [m["uci"] for m in sent["moves"]][::2] == ["c2c3", "e2e3"]
         assert sent["svg_white"].startswith("<svg")
     finally:
+        hub.close()
         loop.close()
 
 
 def test_analysis_sends_its_board_when_the_best_move_changes(client: tuple[TestClient, str]) -> None:
+    """Each analysis message carried both drawings; the board (with the best move's arrow) now
+    comes only when the best move changed, its whole form (for a tab that joins, or whose queue
+    replaces an unsent one) always has it."""
+    import asyncio
+
+    from congo.serve.session import Analyser, EngineLoop
+
+    published: list[tuple[dict[str, Any], dict[str, Any] | None]] = []
+    engines = EngineLoop()
+    analyser = Analyser(
+        congo.Engine().asyncio(),
+        engines,
+        lambda message, whole: published.append((message, whole)),
+        Limit(depth=8),
+    )
+    asyncio.run(analyser._run(congo.Board(), analyser._generation, None, []))
+    messages = [message for message, _ in published]
+    assert [m["depth"] for m in messages] == list(range(1, 9))
+    assert "svg_white" in messages[0]
+    for before, after in zip(messages, messages[1:]):
+        assert ("svg_white" in after) == (after["best"] != before["best"]), (before["best"], after["best"])
+    assert any("svg_white" not in message for message in messages)
+    for message, whole in published:
+        assert whole is not None
+        assert whole["svg_white"].startswith("<svg")
+        assert {**whole, "svg_white": None, "svg_black": None} == {
+            **message,
+            "svg_white": None,
+            "svg_black": None,
+        }
+    engines.close()
+    # Through a socket: a message without the board never changes the best move the tab shows.
     http, token = client
     with http.websocket_connect(f"/ws?token={token}&fen={congo.STARTING_FEN}&mode=analyse") as ws:
         game = _receive(ws, "state")["game"]
@@ -960,10 +995,8 @@ def test_analysis_sends_its_board_when_the_best_move_changes(client: tuple[TestC
                 seen.append(message)
         assert "svg_white" in seen[0]
         for before, after in zip(seen, seen[1:]):
-            assert ("svg_white" in after) == (after["best"] != before["best"]), (
-                before["best"],
-                after["best"],
-            )
+            if "svg_white" not in after:
+                assert after["best"] == before["best"]
         # A tab that joins is sent the analysis so far with its board, whatever the last carried.
         with http.websocket_connect(f"/ws?token={token}&game={game}") as joined:
             _receive(joined, "state")
@@ -1033,6 +1066,50 @@ def test_a_records_arrows_are_drawn(client: tuple[TestClient, str]) -> None:
         assert saved is not None
         assert saved.comment == "[%cal Gc2c3,Rd1d2][%csl Ye6]"
         assert saved.variations[0].comment == "[%cal Bd6d5]"
+
+
+@pytest.mark.usefixtures("slow_to_start")
+def test_one_engine_plays_through_new_games_and_takebacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stopped search used to be left to end on an engine of its own, the next move taking a
+    fresh engine (a new table at each New game or Takeback while it thought). The engine's move
+    is now a task awaiting the engine; cancelled, its search stops even if not begun, and the next
+    search on the same engine waits for it to end."""
+    app, hub, token = _test_app()
+    import concurrent.futures
+
+    made: list[int] = []
+    real = hub.new_engine
+
+    def counted() -> Any:
+        made.append(1)
+        return real()
+
+    monkeypatch.setattr(hub, "new_engine", counted)
+    with TestClient(app) as http:
+        with http.websocket_connect(f"/ws?token={token}&mode=play&side=black&limit=time:60") as ws:
+            game = hub.games[_receive(ws, "state")["game"]]
+            for _ in range(2):
+                ws.send_json({"type": "new", "mode": "play", "side": "black", "limit": "nodes:300"})
+                assert _receive(ws, "state")["moves"] == []
+                assert len(_engine_reply(ws, 1)["moves"]) == 1
+                ws.send_json({"type": "move", "move": "c6c5"})
+                ws.send_json({"type": "takeback"})  # perhaps while the engine thinks its reply
+                state = _receive(ws, "state")
+                while len(state["moves"]) != 1:  # the states of c6c5 (and of the reply) first
+                    state = _receive(ws, "state")
+                assert state["turn"] == "b"  # back to the tab's turn
+                ws.send_json({"type": "new", "mode": "play", "side": "black", "limit": "time:60"})
+                assert _receive(ws, "state")["moves"] == []
+            with game.lock:  # once the handler that published the state is done
+                task = game.engine_task  # thinking a minute
+            assert task is not None
+            assert not task.done()
+        # The last tab gone (the server hears of it soon after): the search is stopped.
+        concurrent.futures.wait([task], timeout=60)
+        assert task.cancelled()
+    assert made == [1]  # one engine for the whole game
+    assert hub.engines._thread is not None
+    assert not hub.engines._thread.is_alive()  # the server stopped: its engine loop ended
 
 
 # -- small things of the page ---------------------------------------------------------------------------

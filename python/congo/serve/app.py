@@ -27,6 +27,7 @@ import ipaddress
 import json
 import re
 import secrets
+import threading
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any, Callable
@@ -61,6 +62,9 @@ MAX_INBOX = 64
 """Messages from one tab waiting to be handled: a tab that sends more at once is closed (1008)."""
 REQUEST_TIMEOUT = 10.0
 """Seconds a connection may take to send a whole request (its headers) before it is closed."""
+LEAVE_TIMEOUT = 10.0
+"""Seconds a cancelled tab's socket waits for its leaving to end (the game's lock, held by a
+message being handled, is let go well within it)."""
 MAX_CONNECTIONS = 256
 """Connections and requests served at once; beyond that uvicorn answers 503."""
 LIMIT_CHOICES = (
@@ -372,15 +376,32 @@ async def _serve_socket(hub: Hub, websocket: WebSocket) -> None:
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        for task in tasks:
-            await _cancel(task)
-        if closing:
-            with contextlib.suppress(Exception):
-                await websocket.close(code=closing[0][0], reason=closing[0][1])
-        if game is not None:
-            await asyncio.to_thread(game.leave, subscriber)
-        elif hub.match is not None:
+        # The tab's leaving (which frees its place and, for the last tab, stops its game's engines)
+        # is set going before anything here awaits, and ends before this task does even when the
+        # task is cancelled (a server that stops, a test client that closes): cancelled, an awaited
+        # to_thread call is dropped if its thread had not begun.
+        left = threading.Event()
+
+        def leave() -> None:
+            try:
+                if game is not None:
+                    game.leave(subscriber)
+            finally:
+                left.set()
+
+        if game is None and hub.match is not None:
             hub.match.unsubscribe(subscriber)
+        leaving = loop.run_in_executor(None, leave)
+        try:
+            for task in tasks:
+                await _cancel(task)
+            if closing:
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=closing[0][0], reason=closing[0][1])
+            await asyncio.shield(leaving)
+        except asyncio.CancelledError:
+            left.wait(LEAVE_TIMEOUT)
+            raise
 
 
 class _TimedProtocol:

@@ -4,13 +4,16 @@ and the handling of a tab's messages, one handler per kind (:data:`HANDLERS`).
 
 Nothing here knows of Starlette or uvicorn: a tab is a :class:`Subscriber` (a bounded queue of
 messages handed to its event loop), and a message is a dict in and a dict (or nothing) out.
-A :class:`BoardSession`'s methods run on worker threads, one at a time (its ``lock``).
+A :class:`BoardSession`'s methods run on worker threads, one at a time (its ``lock``). The engines
+are awaited on the hub's :class:`EngineLoop` (their asyncio surface, :class:`~congo.engine.AsyncEngine`):
+an engine's move or an analysis is a task there, cancelled when the game moves on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import contextlib
 import dataclasses
 import io
@@ -18,14 +21,14 @@ import json
 import re
 import secrets
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Coroutine, Mapping
 from typing import Any, Callable
 
 import congo.svg
 from congo import _core, pgn
 from congo._core import Move
 from congo.board import Board
-from congo.engine import Engine, Limit, Score
+from congo.engine import AsyncEngine, Engine, InfoDict, Limit, Score
 from congo.pieces import PIECE_NAMES
 from congo.squares import parse_square, square_name
 from congo.tablebase import Tablebase
@@ -202,6 +205,166 @@ class Subscriber:
         return self.pending.popleft()[1]
 
 
+class EngineLoop:
+    """The event loop the games' engines are awaited on, on a thread of its own (made when first
+    needed): each search (an engine's move, an analysis) is a task there, awaiting the engine's
+    asyncio surface (:class:`congo.engine.AsyncEngine`, the surface of
+    :func:`congo.engine.popen_uci`'s engines). Cancelling the task stops the search; the engine
+    stays usable, and its next search waits for the stopped one to end."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def submit(self, work: Coroutine[Any, Any, None]) -> concurrent.futures.Future[None]:
+        """Runs ``work`` as a task on the loop; the future returned cancels it (from any thread)."""
+        with self._lock:
+            if self._closed:
+                work.close()
+                raise RuntimeError("the server is stopping")
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(target=loop.run_forever, name="congo-serve-engines", daemon=True)
+                thread.start()
+                self._loop, self._thread = loop, thread
+            return asyncio.run_coroutine_threadsafe(work, self._loop)
+
+    def close(self, wait: float = 10.0) -> None:
+        """Cancels every task (their searches stop), waits for them up to ``wait`` seconds and
+        ends the loop."""
+        with self._lock:
+            self._closed = True
+            loop, thread = self._loop, self._thread
+            self._loop = None
+        if loop is None or thread is None:
+            return
+
+        async def cancel_all() -> None:
+            tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(cancel_all(), loop).result(wait)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(wait)
+        if not thread.is_alive():
+            loop.close()
+
+
+class Analyser:
+    """Analyses one position at a time, a task on the engine loop awaiting the engine's
+    analysis; a change of position cancels it (stopping the search) and starts another."""
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        loop: EngineLoop,
+        publish: Callable[[dict[str, Any], dict[str, Any] | None], None],
+        limit: Limit,
+    ) -> None:
+        self.engine = engine
+        self.loop = loop
+        self.publish = publish
+        self.limit = limit
+        self.multipv = 1
+        self._task: concurrent.futures.Future[None] | None = None
+        self._generation = 0
+
+    @property
+    def running(self) -> bool:
+        task = self._task
+        return task is not None and not task.done()
+
+    def stop(self) -> None:
+        """Ends the analysis (at once: its task is cancelled, the search told to stop)."""
+        self._generation += 1
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+
+    def start(
+        self, board: Board, lastmove: Move | None = None, arrows: list[congo.svg.Arrow] | None = None
+    ) -> None:
+        """Analyses ``board`` (drawn with ``lastmove`` and the record's ``arrows``), the analysis
+        before stopped first."""
+        self.stop()
+        if board.outcome(claim_draw=True) is not None:
+            return
+        work = self._run(board.copy(), self._generation, lastmove, list(arrows or []))
+        with contextlib.suppress(RuntimeError):  # the server is stopping
+            self._task = self.loop.submit(work)
+
+    async def _run(
+        self, board: Board, generation: int, lastmove: Move | None, arrows: list[congo.svg.Arrow]
+    ) -> None:
+        lines: dict[int, dict[str, Any]] = {}
+        drawn: tuple[Move | None, dict[str, str]] = (None, {})
+        best_move: Move | None = None
+        redraw = False
+        white = board.turn
+        fen = board.fen()
+        ply = board.ply()
+        try:
+            async with await self.engine.analysis(board, self.limit, multipv=self.multipv) as analysis:
+                async for found in analysis:
+                    if generation != self._generation:
+                        break
+                    info = _line(found)
+                    if info is None:
+                        continue
+                    lines[info.multipv] = {
+                        "rank": info.multipv,
+                        "depth": info.depth,
+                        "score": white_score(info.score, white),
+                        "wdl": white_wdl(info.score, white, ply),
+                        "pv": " ".join(move.uci() for move in info.pv),
+                        "san": board.variation_san(info.pv) if info.pv else "",
+                    }
+                    if info.multipv == 1 and info.pv:
+                        best_move = info.pv[0]
+                    # One message per iteration, once its last line is in.
+                    if info.multipv != len(lines) or info.multipv < min(self.multipv, len(lines)):
+                        continue
+                    if best_move is not None and best_move != drawn[0]:
+                        # The board with the best move's arrow over the record's own, drawn again
+                        # only when the best move of a message differs from the one before.
+                        best_arrow: list[congo.svg.Arrow | Move] = [*arrows, best_move]
+                        svgs = {
+                            f"svg_{side}": str(
+                                congo.svg.board(
+                                    board, orientation=side == "white", lastmove=lastmove, arrows=best_arrow
+                                )
+                            )
+                            for side in SIDES
+                        }
+                        drawn = (best_move, svgs)
+                        redraw = True
+                    best = lines[1]
+                    message = {
+                        "type": "analysis",
+                        "fen": fen,
+                        "depth": best["depth"],
+                        "score": best["score"],
+                        "wdl": best["wdl"],
+                        "pv": best["pv"],
+                        "nps": info.nps,
+                        "nodes": info.nodes,
+                        "lines": [lines[rank] for rank in sorted(lines)],
+                        "best": None if drawn[0] is None else drawn[0].uci(),
+                    }
+                    # The board only when its arrow changed; the whole message (for a tab that
+                    # joins, or whose queue replaces the one before unsent) always has it.
+                    whole = {**message, **drawn[1]}
+                    self.publish(whole if redraw else message, whole)
+                    redraw = False
+        except Exception as error:  # reported to the page; the server goes on
+            self.publish({"type": "error", "message": f"analysis stopped: {error}"}, None)
+
+
 @dataclasses.dataclass(frozen=True)
 class Line:
     """One line of an analysis at one depth; ``score`` is from the side to move's point of view."""
@@ -214,143 +377,19 @@ class Line:
     nodes: int
 
 
-def analysis_lines(engine: Engine, board: Board, limit: Limit, multipv: int) -> Iterator[Line]:
-    """The engine's analysis of ``board``, one :class:`Line` per line and completed iteration; the
-    search is stopped (and waited for) when the loop over it ends. Its infos are read in either
-    shape the built-in engine's analysis gives: :class:`~congo.SearchInfo` objects, or
-    python-chess's info dicts (``score`` a :class:`~congo.PovScore`)."""
-    analysis: Any = engine.analysis(board, limit, multipv=multipv)
-    try:
-        for info in analysis:
-            if isinstance(info, Mapping):
-                score = info.get("score")
-                yield Line(
-                    int(info.get("multipv", 1)),
-                    int(info.get("depth", 0)),
-                    Score(cp=0) if score is None else score.relative,
-                    list(info.get("pv", [])),
-                    int(info.get("nps", 0)),
-                    int(info.get("nodes", 0)),
-                )
-            else:
-                yield Line(info.multipv, info.depth, info.score, list(info.pv), info.nps, info.nodes)
-    finally:
-        for name in ("stop", "close", "wait"):  # a result object stops and ends; a generator closes
-            method = getattr(analysis, name, None)
-            if callable(method):
-                with contextlib.suppress(Exception):
-                    method()
-
-
-class Analyser:
-    """Runs the engine on one position at a time in a thread, restarting at once on a change."""
-
-    def __init__(
-        self, engine: Engine, publish: Callable[[dict[str, Any], dict[str, Any] | None], None], limit: Limit
-    ) -> None:
-        self.engine = engine
-        self.publish = publish
-        self.limit = limit
-        self.multipv = 1
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
-        self._generation = 0
-
-    @property
-    def running(self) -> bool:
-        thread = self._thread
-        return thread is not None and thread.is_alive()
-
-    def stop(self) -> None:
-        with self._lock:
-            self._generation += 1
-            self._halt()
-
-    def _halt(self) -> None:
-        thread, self._thread = self._thread, None
-        while thread is not None and thread.is_alive():
-            # A stop sent before the search began is lost: send it until the thread ends.
-            self.engine.stop()
-            thread.join(0.01)
-
-    def start(
-        self, board: Board, lastmove: Move | None = None, arrows: list[congo.svg.Arrow] | None = None
-    ) -> None:
-        """Analyses ``board`` (drawn with ``lastmove`` and the record's ``arrows``), the analysis
-        before stopped first."""
-        with self._lock:
-            self._generation += 1
-            self._halt()
-            if board.outcome(claim_draw=True) is not None:
-                return
-            generation = self._generation
-            thread = threading.Thread(
-                target=self._run,
-                args=(board.copy(), generation, lastmove, list(arrows or [])),
-                name="congo-serve-analysis",
-                daemon=True,
-            )
-            self._thread = thread
-            thread.start()
-
-    def _run(
-        self, board: Board, generation: int, lastmove: Move | None, arrows: list[congo.svg.Arrow]
-    ) -> None:
-        lines: dict[int, dict[str, Any]] = {}
-        drawn: tuple[Move | None, dict[str, str]] = (None, {})
-        redraw = False
-        white = board.turn
-        fen = board.fen()
-        ply = board.ply()
-        try:
-            for info in analysis_lines(self.engine, board, self.limit, self.multipv):
-                if generation != self._generation:
-                    break
-                lines[info.multipv] = {
-                    "rank": info.multipv,
-                    "depth": info.depth,
-                    "score": white_score(info.score, white),
-                    "wdl": white_wdl(info.score, white, ply),
-                    "pv": " ".join(move.uci() for move in info.pv),
-                    "san": board.variation_san(info.pv) if info.pv else "",
-                }
-                if info.multipv == 1 and info.pv and info.pv[0] != drawn[0]:
-                    # The board with the best move's arrow (drawn again only when it changes),
-                    # over the record's own arrows.
-                    best_arrow: list[congo.svg.Arrow | Move] = [*arrows, info.pv[0]]
-                    svgs = {
-                        f"svg_{side}": str(
-                            congo.svg.board(
-                                board, orientation=side == "white", lastmove=lastmove, arrows=best_arrow
-                            )
-                        )
-                        for side in ("white", "black")
-                    }
-                    drawn = (info.pv[0], svgs)
-                    redraw = True
-                # One message per iteration, once its last line is in.
-                if info.multipv != len(lines) or info.multipv < min(self.multipv, len(lines)):
-                    continue
-                best = lines[1]
-                message = {
-                    "type": "analysis",
-                    "fen": fen,
-                    "depth": best["depth"],
-                    "score": best["score"],
-                    "wdl": best["wdl"],
-                    "pv": best["pv"],
-                    "nps": info.nps,
-                    "nodes": info.nodes,
-                    "lines": [lines[rank] for rank in sorted(lines)],
-                    "best": None if drawn[0] is None else drawn[0].uci(),
-                }
-                # The board only when its arrow changed; the whole message (for a tab that joins,
-                # or whose queue replaces the one before unsent) always has it.
-                whole = {**message, **drawn[1]}
-                self.publish(whole if redraw else message, whole)
-                redraw = False
-        except Exception as error:  # reported to the page; the server goes on
-            self.publish({"type": "error", "message": f"analysis stopped: {error}"}, None)
+def _line(info: InfoDict) -> Line | None:
+    """An analysis info as a :class:`Line` (``None`` for one without a score, such as a string)."""
+    score = info.get("score")
+    if score is None:
+        return None
+    return Line(
+        info.get("multipv", 1),
+        info.get("depth", 0),
+        score.relative,
+        list(info.get("pv", [])),
+        info.get("nps", 0),
+        info.get("nodes", 0),
+    )
 
 
 @dataclasses.dataclass
@@ -389,10 +428,10 @@ class BoardSession:
         self.mode = "analyse"
         self.human = True
         self.limit_text = DEFAULT_LIMIT
-        self.think_thread: threading.Thread | None = None
+        self.engine_task: concurrent.futures.Future[None] | None = None  # the engine's move
         self.resigned: bool | None = None  # the side that resigned
         self.analyser: Analyser | None = None
-        self.player: Engine | None = None
+        self.player: AsyncEngine | None = None
         self.thinking = 0  # the generation of the engine's move being searched (0: none)
         self.generation = 0
         self.last_analysis: dict[str, Any] | None = None
@@ -669,55 +708,47 @@ class BoardSession:
 
     def analyser_for(self) -> Analyser:
         if self.analyser is None:
-            engine = self.hub.new_engine()
-            self.analyser = Analyser(engine, self.publish, self.hub.settings.analysis_limit)
+            engine = self.hub.new_engine().asyncio()
+            self.analyser = Analyser(engine, self.hub.engines, self.publish, self.hub.settings.analysis_limit)
         return self.analyser
 
     def start_engine_move(self, board: Board) -> None:
+        """The engine's move: a task on the engine loop awaiting its search, played when it ends
+        if nothing changed meanwhile (:meth:`stop_engine` cancels it)."""
         if self.player is None:
-            self.player = self.hub.new_engine()
-        engine = self.player
-        limit = parse_limit(self.limit_text)
+            self.player = self.hub.new_engine().asyncio()
         generation = self.generation
         self.thinking = generation
+        try:
+            self.engine_task = self.hub.engines.submit(
+                self._engine_move(self.player, board.copy(), parse_limit(self.limit_text), generation)
+            )
+        except RuntimeError:  # the server is stopping
+            self.thinking = 0
 
-        def think() -> None:
-            try:
-                found = engine.search(board, limit)
-            except Exception as error:
-                self.publish({"type": "error", "message": f"the engine failed: {error}"})
-                return
-            finally:
-                with self.lock:
-                    if self.thinking == generation:
-                        self.thinking = 0
-            with self.lock:
-                if self.generation != generation or found.move is None:
-                    return
-                self.play(found.move)
+    async def _engine_move(self, engine: AsyncEngine, board: Board, limit: Limit, generation: int) -> None:
+        move: Move | None = None
+        try:
+            move = (await engine.play(board, limit)).move
+        except Exception as error:
+            self.publish({"type": "error", "message": f"the engine failed: {error}"})
+        # Played under the game's lock, which the engine loop does not wait for itself.
+        await asyncio.to_thread(self._engine_moved, generation, move)
 
-        thread = threading.Thread(target=think, name="congo-serve-engine", daemon=True)
-        self.think_thread = thread
-        thread.start()
+    def _engine_moved(self, generation: int, move: Move | None) -> None:
+        with self.lock:
+            if self.thinking == generation:
+                self.thinking = 0
+            if self.generation == generation and move is not None:
+                self.play(move)
 
     def stop_engine(self) -> None:
-        """Ends the engine's move in progress. Its stop is asynchronous (and one sent before its
-        search began is lost), so the next move must not wait for it on the same engine (it would
-        find it still searching): that engine is let go, stopped until its thread ends, and the
-        next move gets a fresh one."""
-        thread, engine = self.think_thread, self.player
-        self.think_thread = None
+        """Ends the engine's move in progress: its task is cancelled, which stops the search (even
+        one not begun yet); the engine stays, and its next move waits for this search to end."""
+        task, self.engine_task = self.engine_task, None
         self.thinking = 0
-        if engine is None or thread is None or not thread.is_alive():
-            return
-        self.player = None
-
-        def halt() -> None:
-            while thread.is_alive():
-                engine.stop()
-                thread.join(0.01)
-
-        threading.Thread(target=halt, name="congo-serve-engine-stop", daemon=True).start()
+        if task is not None:
+            task.cancel()
 
     def play(self, move: Move) -> None:
         board = self.board()
@@ -861,6 +892,10 @@ class BoardSession:
         if self.analyser is not None:
             self.analyser.stop()
         self.stop_engine()
+        for engine in (None if self.analyser is None else self.analyser.engine, self.player):
+            if engine is not None:  # its thread ends after the search it was stopped in
+                with contextlib.suppress(RuntimeError):
+                    self.hub.engines.submit(engine.quit())
         self.analyser = None
         self.player = None
         self.thinking = 0
@@ -880,6 +915,7 @@ class Hub:
         self.tablebase = Tablebase(self.settings.tablebase) if self.settings.tablebase else None
         self.match: Any = None  # a congo.serve.watch.MatchWatch when --match was given
         self.sockets = 0  # open WebSockets (counted on the event loop)
+        self.engines = EngineLoop()
         self.games["main"] = BoardSession(self, "main")
 
     def new_engine(self) -> Engine:
@@ -963,6 +999,7 @@ class Hub:
             self.match.stop()
         for game in list(self.games.values()):
             game.close()
+        self.engines.close()
 
 
 # -- handling a tab's messages ---------------------------------------------------------------------
