@@ -1049,6 +1049,9 @@ def test_a_records_arrows_are_drawn(client: tuple[TestClient, str]) -> None:
         assert start["svg_white"].count('class="arrow"') == 3  # two arrows and a ring
         for color in ("green", "red", "yellow"):
             assert congo.svg.DEFAULT_COLORS[f"arrow {color}"] in start["svg_white"]
+        # The first HTML of a tab opened on this game draws them too.
+        page = http.get(f"/?token={token}&game={start['game']}").text
+        assert congo.svg.DEFAULT_COLORS["arrow red"] in page
         ws.send_json({"type": "goto", "ply": 1})
         after = _receive(ws, "state")
         assert after["arrows"] == [{"tail": "d6", "head": "d5", "color": "blue"}]

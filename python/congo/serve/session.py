@@ -985,8 +985,8 @@ class Hub:
         if game is not None or not (params.get("fen") or params.get("mode") == "play"):
             game = game or self.games["main"]
             with game.lock:
-                board, lastmove = game.board(), game.lastmove
-            return str(congo.svg.board(board, orientation=white, lastmove=lastmove))
+                board, lastmove, arrows = game.board(), game.lastmove, game.arrows()
+            return str(congo.svg.board(board, orientation=white, lastmove=lastmove, arrows=arrows))
         try:  # the tab's own game, not made yet
             fen = params.get("fen")
             board = Board(fen) if fen else Board()
