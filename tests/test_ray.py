@@ -177,3 +177,29 @@ def test_kept_outside_engines_are_quit_when_a_match_on_the_cluster_ends(cluster:
     assert logs
     assert all(log[-2:] == ["quit", "exited"] for log in logs)
     assert engines_left_running(tmp_path, "a") == []
+
+
+def test_kept_outside_engines_are_quit_when_a_match_on_the_cluster_is_interrupted(
+    cluster: str, tmp_path: Path
+) -> None:
+    from congo import match
+    from tests.test_tournament import engines_left_running, pid_proxy, quit_logs
+
+    def stop(result: match.MatchResult, game: match.GameRecord) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(match.MatchInterrupted) as interrupted:
+        match.run_match(
+            match.parse_player(f"uci[depth=1]:{pid_proxy(tmp_path, 'a')}"),
+            match.parse_player("random"),
+            games=6,
+            opening_plies=2,
+            max_plies=10,
+            ray=cluster,
+            on_game=stop,
+        )
+    assert interrupted.value.result.played == 1
+    # The engines of the games in progress were killed (Ctrl-C aborts them), the others told quit:
+    # none is left running either way.
+    assert quit_logs(tmp_path, "a")
+    assert engines_left_running(tmp_path, "a") == []
