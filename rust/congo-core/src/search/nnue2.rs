@@ -475,7 +475,9 @@ pub(crate) mod tests {
             }
             net.update(&mut acc, parent.board(), child.board());
             assert_eq!(acc, net.refresh(child.board()), "{child:?}");
-            assert_eq!(acc, net.refresh_reference(child.board()), "{child:?}");
+            if ply % 8 == 0 {
+                assert_eq!(acc, net.refresh_reference(child.board()), "{child:?}");
+            }
             for view in Color::ALL {
                 lion_moves += usize::from(bucket(view, parent.board()) != bucket(view, child.board()));
             }
@@ -493,17 +495,37 @@ pub(crate) mod tests {
     /// games and several random networks.
     #[test]
     fn the_lane_code_agrees_with_the_definition() {
-        for seed in 0..3 {
+        for seed in 0..2 {
             let net = random_network(10 + seed);
             let mut seen = 0;
-            random_games(20 + seed, 25, |_, _, child| {
+            random_games(20 + seed, 12, |_, _, child| {
                 let acc = net.refresh(child.board());
                 for turn in Color::ALL {
                     assert_eq!(net.output(&acc, turn), net.output_reference(&acc, turn), "{child:?}");
                 }
                 seen += 1;
             });
-            assert!(seen > 1000, "{seen} positions");
+            assert!(seen > 400, "{seen} positions");
+        }
+    }
+
+    /// The search's accumulator stack with this architecture: in a debug build it checks at every
+    /// evaluated node that the accumulators brought up move by move are the ones of a refresh.
+    #[test]
+    fn a_search_with_a_version_2_network_keeps_its_accumulators_exact() {
+        use crate::search::{Engine, Limits, Network};
+        let mut engine = Engine::new(1, 4).unwrap();
+        engine.set_network(Some(std::sync::Arc::new(Network::V2(Box::new(random_network(6))))));
+        let mut rng = SplitMix64::new(8);
+        let mut pos = Position::start();
+        for _ in 0..6 {
+            let result = engine.search(&pos, &[], &Limits::depth(4), &mut |_| {});
+            assert!(result.nodes > 100, "{} nodes", result.nodes);
+            let best = result.best_move.expect("a move");
+            assert!(pos.legal_moves().contains(&best));
+            let mut moves = Vec::new();
+            pos.for_each_move(&mut |m| moves.push(m));
+            pos = pos.play_unchecked(&moves[rng.below(moves.len())]);
         }
     }
 
