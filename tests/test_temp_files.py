@@ -106,6 +106,76 @@ def test_match_reads_openings_with_a_byte_order_mark(tmp_path: Path) -> None:
     assert save.read_text(encoding="utf-8").count("[Event ") == 2
 
 
+def _refused_twice(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Runs a command that is refused, twice: the same one-line error each time."""
+    assert _exit_code(args) == 2
+    first = capsys.readouterr().err
+    assert _exit_code(args) == 2
+    assert capsys.readouterr().err == first
+    return first
+
+
+@pytest.mark.parametrize("command", ["match", "tournament"])
+@pytest.mark.parametrize("refusal", ["repeats", "bad-opening", "engine", "resume"])
+def test_a_run_refused_before_its_first_game_leaves_no_partial_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, refusal: str
+) -> None:
+    """A refusal found once FILE.partial was made (too few distinct openings for deterministic
+    players, ...) left an empty FILE.partial, and the next run was refused for that file."""
+    save = tmp_path / "games.pgn"
+    players = ["engine:depth=1", "engine:depth=1"]
+    extra = ["--games", "4"]
+    if refusal == "repeats":
+        extra += ["--opening-plies", "0"]
+    elif refusal == "bad-opening":
+        suite = tmp_path / "suite.txt"
+        suite.write_text("not a position\n", encoding="utf-8")
+        extra += ["--openings", str(suite)]
+    elif refusal == "engine":
+        players = ["random", f"uci:{tmp_path / 'no-such-engine'}"]
+    else:
+        state = tmp_path / "other.state"
+        assert _exit_code([command, "random", "random", "--games", "2", "--resume", str(state)]) == 0
+        capsys.readouterr()
+        extra += ["--resume", str(state)]
+    err = _refused_twice([command, *players, *extra, "--save", str(save)], capsys)
+    assert "partial" not in err
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("games")) == []
+
+
+@pytest.mark.parametrize("command", ["match", "tournament"])
+@pytest.mark.parametrize("clash", ["save", "openings", "book"])
+def test_resume_is_never_the_save_file_or_an_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, clash: str
+) -> None:
+    """`--resume F --save F`: the records written at the end replaced the state (the next run was
+    refused: not a match state); `--resume` naming the openings or the book is refused as an
+    output that is an input, the file untouched."""
+    args = [command, "random", "random", "--games", "2"]
+    suite = tmp_path / "suite.txt"
+    suite.write_text(congo.STARTING_FEN + "\n", encoding="utf-8")
+    book = tmp_path / "book.cbk"
+    if clash == "save":
+        state = tmp_path / "games.pgn"
+        args += ["--save", str(state), "--resume", str(tmp_path / "." / "games.pgn")]
+    elif clash == "openings":
+        state = suite
+        args += ["--openings", str(suite), "--resume", str(suite)]
+    else:
+        records = tmp_path / "records.pgn"
+        made = ["match", "random", "random", "--games", "2", "--opening-plies", "0", "--save", str(records)]
+        assert _exit_code(made) == 0
+        assert _exit_code(["book", "make", str(records), "-o", str(book)]) == 0
+        state = book
+        args += ["--book", str(book), "--resume", str(book)]
+    before = state.read_bytes() if state.exists() else None
+    capsys.readouterr()
+    err = _refused_twice(args, capsys)
+    assert err.count("\n") == 1
+    assert ("--save file" if clash == "save" else "is the input") in err
+    assert (state.read_bytes() if state.exists() else None) == before
+
+
 # ================================================================================ tablebase generate
 
 

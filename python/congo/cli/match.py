@@ -286,30 +286,34 @@ def _report(result: match.MatchResult, *, games: int, interrupted: bool, elapsed
     print(f"time {elapsed:.1f} s")
 
 
-def _create_partial(name: str, inputs: list[str]) -> IO[str]:
-    """Creates ``FILE.partial`` for the finished games, exclusively: never over an input, never
-    through a symbolic link, never over what an earlier run left (its finished games, refused with
-    how to keep them)."""
+def _check_partial(name: str, inputs: list[str]) -> None:
+    """Refuses a ``FILE.partial`` name that is an input, a symbolic link, not a regular file, or
+    what an earlier run left (its finished games, refused with how to keep them)."""
     from congo._files import check_not_an_input
 
     check_not_an_input(name, inputs)
     try:
         info = os.lstat(name)
     except FileNotFoundError:
-        info = None
-    if info is not None:
-        if stat.S_ISLNK(info.st_mode):
-            what = "a symbolic link"
-        elif not stat.S_ISREG(info.st_mode):
-            what = "not a regular file"
-        else:
-            games = _count_records(name)
-            plural = "s" * (games != 1)
-            what = f"left by an earlier match that was stopped: it holds {games} finished game{plural}"
-        raise ValueError(
-            f"{name} is there ({what}); the match writes its finished games there: rename it to keep "
-            f"them (PGN-style records, as --save writes) or remove it, then run again"
-        )
+        return
+    if stat.S_ISLNK(info.st_mode):
+        what = "a symbolic link"
+    elif not stat.S_ISREG(info.st_mode):
+        what = "not a regular file"
+    else:
+        games = _count_records(name)
+        plural = "s" * (games != 1)
+        what = f"left by an earlier match that was stopped: it holds {games} finished game{plural}"
+    raise ValueError(
+        f"{name} is there ({what}); the match writes its finished games there: rename it to keep "
+        f"them (PGN-style records, as --save writes) or remove it, then run again"
+    )
+
+
+def _create_partial(name: str, inputs: list[str]) -> IO[str]:
+    """Creates ``FILE.partial`` for the finished games, exclusively: never over an input, never
+    through a symbolic link, never over what an earlier run left (:func:`_check_partial`)."""
+    _check_partial(name, inputs)
     # O_EXCL: fails if anything appeared at the name since (a link, even one to nothing, included).
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
@@ -319,6 +323,38 @@ def _create_partial(name: str, inputs: list[str]) -> IO[str]:
             f"{name} appeared while the match started: rename or remove it, then run again"
         ) from None
     return os.fdopen(handle, "w", encoding="utf-8")
+
+
+class _PartialGames:
+    """``FILE.partial``: its name checked now (:func:`_check_partial`), the file created at the
+    first finished game. A run refused before its first game (too few distinct openings, a resume
+    state of another run, an engine that does not start) leaves nothing behind that the next run
+    would refuse."""
+
+    def __init__(self, name: str, inputs: list[str]) -> None:
+        _check_partial(name, inputs)
+        self.name = name
+        self._inputs = inputs
+        self._file: IO[str] | None = None
+        self._identity: tuple[int, int] | None = None
+
+    def write(self, record: str) -> None:
+        if self._file is None:
+            self._file = _create_partial(self.name, self._inputs)
+            info = os.fstat(self._file.fileno())
+            self._identity = (info.st_dev, info.st_ino)
+        self._file.write(record)
+        self._file.write("\n\n")
+        self._file.flush()  # every finished game is on disk at once
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+
+    def remove(self) -> None:
+        """Removes the file once FILE holds its games, if it is still the one this run made."""
+        if self._identity is not None:
+            _remove_partial(self.name, self._identity)
 
 
 def _count_records(name: str) -> int:
@@ -340,6 +376,32 @@ def _remove_partial(name: str, identity: tuple[int, int] | None) -> None:
         info = os.lstat(name)
         if (info.st_dev, info.st_ino) == identity:
             os.unlink(name)
+
+
+def check_save_and_resume(args: argparse.Namespace) -> _PartialGames | None:
+    """Checks before any game what ``--save FILE`` and ``--resume STATE`` will write (``congo match``
+    and ``congo tournament``): each writable, neither an input (``--openings``, ``--book``), not
+    the same file; returns ``FILE.partial`` (created at the first finished game) unless the state
+    file keeps the finished games."""
+    from congo._files import SameFileError, check_outputs
+
+    inputs = [path for path in (args.openings, getattr(args, "book", None)) if path]
+    for path, what in ((args.save, "the games"), (args.resume, "the match state")):
+        if path:
+            try:
+                check_outputs([path], inputs=inputs)
+            except OSError as error:
+                raise ValueError(f"cannot write {what} to {path}: {error.strerror or error}") from None
+    if args.save and args.resume:
+        try:  # the records written at the end would replace the state
+            check_outputs([args.save, args.resume])
+        except SameFileError:
+            raise SameFileError(
+                f"--resume {args.resume} is the --save file: give the match state a file of its own"
+            ) from None
+    if args.save and not args.resume:
+        return _PartialGames(f"{args.save}.partial", inputs)
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -367,7 +429,6 @@ def run(args: argparse.Namespace) -> int:
     --allow-repeats. Options may come in any order. Ctrl-C stops the match, prints the standings and
     saves the finished games."""
     from congo import match
-    from congo._files import check_writable
 
     games: int = args.games
     if games > match.MAX_GAMES:
@@ -379,23 +440,12 @@ def run(args: argparse.Namespace) -> int:
     # Check that the records can be written before playing: a bad path is a one-line error now,
     # not a lost match later. The finished games go to FILE.partial as they end (kept if the
     # process is killed); FILE itself is written whole at the end, in game order.
-    partial: IO[str] | None = None
+    partial: _PartialGames | None = None
     if args.save == "-":  # elsewhere '-' is standard output: never silently a file named '-'
         raise ValueError(
             "--save needs a file name (the report is on standard output; ./- for a file named '-')"
         )
-    partial_identity: tuple[int, int] | None = None
-    if args.save:
-        inputs = [path for path in (args.openings, getattr(args, "book", None)) if path]
-        try:
-            check_writable(args.save, inputs=inputs)
-            if not args.resume:  # with --resume the state file keeps the finished games
-                partial = _create_partial(f"{args.save}.partial", inputs)
-        except OSError as error:
-            raise ValueError(f"cannot write the games to {args.save}: {error.strerror or error}") from None
-        if partial is not None:
-            info = os.fstat(partial.fileno())
-            partial_identity = (info.st_dev, info.st_ino)
+    partial = check_save_and_resume(args)
     progress = Progress(games)
 
     def on_event(event: match.MatchEvent) -> None:
@@ -403,10 +453,8 @@ def run(args: argparse.Namespace) -> int:
         progress.note(f"warning: {event}" if event.kind == "repeats" else str(event))
 
     def on_game(result: match.MatchResult, game: match.GameRecord) -> None:
-        if partial is not None:  # every finished game is on disk at once
+        if partial is not None:
             partial.write(game.record(event=event))
-            partial.write("\n\n")
-            partial.flush()
         progress.update(result.played, result.standing(game))
 
     start = time.perf_counter()
@@ -423,6 +471,7 @@ def run(args: argparse.Namespace) -> int:
     if args.save:
         # In game order (they were written to FILE.partial in order of completion).
         match.write_records(args.save, result.games, event=event)
-        _remove_partial(f"{args.save}.partial", partial_identity)
+        if partial is not None:
+            partial.remove()
         print(f"{len(result.games)} games saved to {args.save}")
     return EXIT_INTERRUPTED if interrupted else EXIT_OK

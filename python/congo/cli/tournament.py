@@ -5,9 +5,8 @@ that both commands take (:func:`add_run_options`)."""
 from __future__ import annotations
 
 import argparse
-import os
 import time
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from congo.cli._args import EXIT_INTERRUPTED, EXIT_OK, add_ray, nonnegative_int, positive_int
 from congo.cli._progress import Progress
@@ -104,7 +103,6 @@ def run(args: argparse.Namespace) -> int:
     --resume FILE. Ctrl-C stops it, prints the standings and saves the finished games. See
     docs/engine.md."""
     from congo import match, tournament
-    from congo._files import check_writable
     from congo.cli import match as match_cli
 
     entrants = [match.parse_player(player) for player in args.players]
@@ -125,21 +123,9 @@ def run(args: argparse.Namespace) -> int:
     if total > match.MAX_GAMES:
         raise ValueError(f"the tournament would play {total:,} games, at most {match.MAX_GAMES:,}")
     event = "congo tournament"
-    partial: IO[str] | None = None
-    partial_identity: tuple[int, int] | None = None
     if args.save == "-":
         raise ValueError("--save needs a file name (the report is on standard output)")
-    if args.save:
-        inputs = [args.openings] if args.openings else []
-        try:
-            check_writable(args.save, inputs=inputs)
-            if not args.resume:  # with --resume the state file keeps the finished games
-                partial = match_cli._create_partial(f"{args.save}.partial", inputs)
-        except OSError as error:
-            raise ValueError(f"cannot write the games to {args.save}: {error.strerror or error}") from None
-        if partial is not None:
-            info = os.fstat(partial.fileno())
-            partial_identity = (info.st_dev, info.st_ino)
+    partial = match_cli.check_save_and_resume(args)
     progress = Progress(total)
     round_size = pairings * 2
     played_now = [0]  # games played by this run (the others came from --resume's state)
@@ -150,8 +136,6 @@ def run(args: argparse.Namespace) -> int:
     def on_game(result: tournament.TournamentResult, game: match.GameRecord) -> None:
         if partial is not None:
             partial.write(game.record(event=event, round_number=result.numbers[-1] + 1))
-            partial.write("\n\n")
-            partial.flush()
         played_now[0] += 1
         number = result.numbers[-1] + 1
         if number % round_size == 0 and number < total:  # a round of every pairing is in
@@ -174,6 +158,6 @@ def run(args: argparse.Namespace) -> int:
     if args.save:
         result.write_records(args.save, event=event)
         if partial is not None:
-            match_cli._remove_partial(f"{args.save}.partial", partial_identity)
+            partial.remove()
         print(f"{result.played} games saved to {args.save}")
     return EXIT_INTERRUPTED if interrupted else EXIT_OK
