@@ -188,6 +188,28 @@ def test_a_shard_continues_the_run(tmp_path: Path, small_file: Path) -> None:
         datagen.generate(first, 10, after=first)
 
 
+def test_a_shard_after_a_file_made_with_other_tables_or_engine_is_refused(
+    tmp_path: Path, tables: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--after A --tablebase DIR` with A made without tables (or the reverse) wrote a shard of
+    another run under the name of A's next one: the tables change the games and the labels."""
+    plain, with_tables = tmp_path / "plain.bin", tmp_path / "tables.bin"
+    datagen.generate(plain, 20, SMALL, seed=5, workers=1)
+    datagen.generate(with_tables, 20, SMALL, seed=5, workers=1, tablebase=tables)
+    out = tmp_path / "next.bin"
+    with pytest.raises(ValueError, match="made with no tables, this shard would use tables of up to 4 men"):
+        datagen.generate(out, 10, after=plain, tablebase=tables)
+    with pytest.raises(ValueError, match="made with tables of up to 4 men, this shard would use none"):
+        datagen.generate(out, 10, after=with_tables)
+    assert not out.exists()
+    assert datagen.generate(out, 10, after=with_tables, tablebase=tables, workers=1).tablebase_men == 4
+    # Another engine version plays other games from the same seed.
+    monkeypatch.setattr(_core, "__version__", "0.0.0-another")
+    with pytest.raises(ValueError, match=r"written by congo .* this is 0\.0\.0-another"):
+        datagen.generate(tmp_path / "other.bin", 10, after=plain)
+    assert not (tmp_path / "other.bin").exists()
+
+
 def test_ctrl_c_keeps_the_finished_games(tmp_path: Path, small_file: Path) -> None:
     path = tmp_path / "cut.bin"
     seen: list[int] = []

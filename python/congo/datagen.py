@@ -455,6 +455,22 @@ def generate(
             men = _tables(tables_dir).max_men
         except OSError as error:
             raise ValueError(f"cannot open the tables in {tables_dir}: {error.strerror or error}") from None
+    if after is not None:
+        # The positions depend on the tables and on the engine as much as on the settings: a shard
+        # made with others would be silently another run's.
+        if men != previous.tablebase_men:
+            used = f"tables of up to {previous.tablebase_men} men" if previous.tablebase_men else "no tables"
+            given = f"tables of up to {men} men" if men else "none"
+            raise ValueError(
+                f"{os.fspath(after)!r} was made with {used}, this shard would use {given}: give "
+                "--tablebase with the same tables to continue its run"
+            )
+        if previous.writer != _core.__version__:
+            raise ValueError(
+                f"{os.fspath(after)!r} was written by congo {previous.writer}, this is "
+                f"{_core.__version__}: another engine plays other games, so its run cannot be "
+                "continued (start a new run with --seed)"
+            )
     check_writable(path, inputs=inputs)
     factory = functools.partial(_new_worker, config._arguments(), tables_dir)
     jobs = ((seed, index, 1) for index in range(first_game, 2**64))
