@@ -83,7 +83,8 @@ impl Network {
     }
 
     /// Reads a network file of either format version (the one its header says), verified before
-    /// anything of it is used ([`NetworkV1::from_bytes`], [`NetworkV2::from_bytes`]).
+    /// anything of it is used (`NetworkV1::from_bytes` in `nnue.rs`, `NetworkV2::from_bytes` in
+    /// `nnue2.rs`).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         if bytes.len() >= 8 && &bytes[..8] != MAGIC {
             return Err(not_a_network(&bytes[..8]));
