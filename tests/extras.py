@@ -36,6 +36,7 @@ EXTRA_OF_MODULE = {
     "starlette": "serve",
     "uvicorn": "serve",
     "playwright": "browser",
+    "torch": "training",
 }
 """The extra of pyproject.toml that installs each optional module a test may import."""
 
