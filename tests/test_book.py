@@ -243,6 +243,34 @@ def test_entries_are_frozen_hashable_picklable_values() -> None:
         book.write(Path(os.devnull), [entry, book.Entry(key, congo.Move.from_uci("c2c3"), 1)])
 
 
+def test_out_of_range_numbers_are_value_errors_naming_the_argument(tmp_path: Path) -> None:
+    # Keys, weights and learn values are unsigned: a negative or too large int is a ValueError
+    # naming the argument and its range (never OverflowError), a bool or a float a TypeError.
+    move = congo.Move.from_uci("c2c3")
+    for args, name in [
+        ((-1, move, 1), "key"),
+        ((2**64, move, 1), "key"),
+        ((1, move, -1), "weight"),
+        ((1, move, 2**32), "weight"),
+        ((1, move, 1, -1), "learn"),
+    ]:
+        with pytest.raises(ValueError, match=name):
+            book.Entry(*args)
+    with pytest.raises(TypeError, match="weight must be an int"):
+        book.Entry(1, move, True)
+    with book.open_reader(_sample(tmp_path)) as reader:
+        start = congo.Board()
+        for probe in (reader.find, reader.get, reader.find_all, reader.choice):
+            with pytest.raises(ValueError, match="minimum_weight"):
+                probe(start, minimum_weight=-1)
+            with pytest.raises(ValueError, match="minimum_weight"):
+                probe(start, minimum_weight=2**32)
+        assert reader.find_all(start, minimum_weight=2**32 - 1) == []
+        assert [e.move.uci() for e in reader.find_all(start)] == [
+            e.move.uci() for e in reader.find_all(start, minimum_weight=1)
+        ]
+
+
 def test_a_monkey_chain_is_a_book_move(tmp_path: Path) -> None:
     board = congo.Board("7/3l3/1p5/7/2p4/3M3/3L3 w 1")
     chains = [m for m in board.legal_moves if len(m.path) > 2]
@@ -422,3 +450,39 @@ def test_the_module_docstring_examples_run() -> None:
     failures, tried = doctest.testmod(book, optionflags=doctest.ELLIPSIS)
     assert tried > 0
     assert failures == 0
+
+
+def _exit_code(args: list[str]) -> int:
+    try:
+        return main(args)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+
+
+def test_book_make_names_what_it_cannot_read_and_says_what_it_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`congo book make` on a data file raised a bare UnicodeDecodeError text naming no file; a
+    record with a bad move silently lost the rest of its line; a FIFO was "no such file"."""
+    data = tmp_path / "data.bin"
+    data.write_bytes(b"CONGODAT\x01\x00\x00\x00\x00\x00\x00\x00\x80\xff" + bytes(40))
+    out = tmp_path / "book.cbk"
+    assert _exit_code(["book", "make", str(data), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"{data}: not game records (not UTF-8 text: byte 16 is 0x80)" in err
+    assert not out.exists()
+    bad = tmp_path / "bad.pgn"
+    good = '[Event "g"]\n[Result "1-0"]\n\n1. Ce2 1-0\n\n'
+    bad.write_text(good + '[Event "b"]\n[Result "1-0"]\n\n1. zz9 1-0\n', encoding="utf-8")
+    assert _exit_code(["book", "make", str(bad), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: 1 record with problems, their moves from there skipped: {bad}, game 2: line 4" in err
+    assert "zz9" in err
+    assert out.exists()
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "fifo"
+        os.mkfifo(fifo)
+        for command in (["make", str(fifo), "-o", str(out)], ["dump", str(fifo)]):
+            assert _exit_code(["book", *command]) == 2
+            assert f"{fifo}: not a regular file" in capsys.readouterr().err

@@ -29,7 +29,7 @@ import collections
 import importlib.resources
 import os
 import random as _random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TextIO, Union
 
 from congo import _core
@@ -107,28 +107,46 @@ def read_entries(path: PathLike) -> list[Entry]:
         return reader.entries()
 
 
-def _records(sources: Iterable[PathLike | TextIO]) -> Iterator[tuple[Board, list[Move], str]]:
+def _records(
+    sources: Iterable[PathLike | TextIO], on_problem: Callable[[str], object] | None
+) -> Iterator[tuple[Board, list[Move], str]]:
     """(start board, moves, result) of every game of the sources (paths or text handles)."""
     from congo import pgn
 
     for source in sources:
-        if isinstance(source, (str, os.PathLike)):
-            with open(source, encoding="utf-8") as handle:
-                yield from _games(pgn.iter_games(handle))
-        else:
-            yield from _games(pgn.iter_games(source))
+        path = isinstance(source, (str, os.PathLike))
+        name = os.fspath(source) if path else str(getattr(source, "name", "the input"))  # type: ignore[arg-type]
+        try:
+            if path:
+                with open(source, encoding="utf-8") as handle:  # type: ignore[arg-type]
+                    yield from _games(pgn.iter_games(handle), name, on_problem)
+            else:
+                yield from _games(pgn.iter_games(source), name, on_problem)  # type: ignore[arg-type]
+        except UnicodeDecodeError as error:  # a data file, a book: not records at all
+            byte = error.object[error.start]
+            raise ValueError(
+                f"{name}: not game records (not UTF-8 text: byte {error.start} is {byte:#04x})"
+            ) from None
 
 
-def _games(games: Iterable[object]) -> Iterator[tuple[Board, list[Move], str]]:
+def _games(
+    games: Iterable[object], name: str, on_problem: Callable[[str], object] | None
+) -> Iterator[tuple[Board, list[Move], str]]:
     from congo import pgn
 
-    for game in games:
+    for number, game in enumerate(games, 1):
         assert isinstance(game, pgn.Game)
+        if game.errors and on_problem is not None:
+            on_problem(f"{name}, game {number}: {game.errors[0]}")
         yield game.board(), game.mainline_moves(), game.headers.get("Result", "*")
 
 
 def make(
-    records: Iterable[PathLike | TextIO], *, min_games: int = 1, max_ply: int = 20
+    records: Iterable[PathLike | TextIO],
+    *,
+    min_games: int = 1,
+    max_ply: int = 20,
+    on_problem: Callable[[str], object] | None = None,
 ) -> tuple[list[Entry], dict[str, int]]:
     """The entries of a book made from game records (paths or text handles of PGN-style records,
     as :mod:`congo.pgn` reads them), and counts of what was read.
@@ -138,7 +156,9 @@ def make(
     it (:data:`WIN_POINTS`, :data:`DRAW_POINTS`, :data:`LOSS_POINTS`). A position and move played
     by fewer than ``min_games`` games is left out; so are games without a result (``*``). A move
     that only lost keeps weight 0: :meth:`Reader.find` skips it unless ``minimum_weight=0``.
-    The counts: ``games`` read, ``used`` (with a result), ``entries``, ``positions``."""
+    ``on_problem(text)`` is told of each record with a problem (a bad or illegal move: its moves
+    from there are skipped), its first problem named. Raises ``ValueError`` for a source that is
+    not text. The counts: ``games`` read, ``used`` (with a result), ``entries``, ``positions``."""
     if isinstance(min_games, bool) or not isinstance(min_games, int) or min_games < 1:
         raise ValueError(f"min_games must be a positive integer, got {min_games!r}")
     if isinstance(max_ply, bool) or not isinstance(max_ply, int) or max_ply < 1:
@@ -146,7 +166,7 @@ def make(
     weights: collections.Counter[tuple[int, Move]] = collections.Counter()
     games: collections.Counter[tuple[int, Move]] = collections.Counter()
     read = used = 0
-    for board, moves, result in _records(records):
+    for board, moves, result in _records(records, on_problem):
         read += 1
         points = _POINTS.get(result)
         if points is None:

@@ -13,7 +13,12 @@ def _sources(paths: list[str]) -> None:
     """Every input named exists and is a file, before any work (``-`` is standard input)."""
     for path in paths:
         if path != "-" and not os.path.isfile(path):
-            reason = "is a directory" if os.path.isdir(path) else "no such file"
+            if os.path.isdir(path):
+                reason = "is a directory"
+            elif os.path.exists(path):  # a FIFO or a device: a book is read whole, checked first
+                reason = "not a regular file"
+            else:
+                reason = "no such file"
             raise FileNotFoundError(2, f"{path}: {reason}", path)
 
 
@@ -34,7 +39,17 @@ def cmd_make(args: argparse.Namespace) -> int:
     _binary_output(args.output)
     check_writable(args.output, inputs=args.records)
     handles = [sys.stdin if path == "-" else path for path in args.records]
-    entries, counts = book.make(handles, min_games=args.min_games, max_ply=args.max_ply)
+    problems: list[str] = []
+    entries, counts = book.make(
+        handles, min_games=args.min_games, max_ply=args.max_ply, on_problem=problems.append
+    )
+    if problems:  # said, not silently a shorter line in the book
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        print(
+            f"warning: {len(problems)} record{'s' * (len(problems) > 1)} with problems, their moves "
+            f"from there skipped: {problems[0]}{more}",
+            file=sys.stderr,
+        )
     book.write(args.output, entries, inputs=args.records)
     print(
         f"{args.output}: {counts['entries']} entries, {counts['positions']} positions from "
