@@ -473,7 +473,7 @@ def test_book_make_names_what_it_cannot_read_and_says_what_it_skipped(
     assert f"{data}: not game records (not UTF-8 text: byte 16 is 0x80)" in err
     assert not out.exists()
     bad = tmp_path / "bad.pgn"
-    good = '[Event "g"]\n[Result "1-0"]\n\n1. Ce2 1-0\n\n'
+    good = '[Event "g"]\n[Result "1-0"]\n\n1. aa3 1-0\n\n'
     bad.write_text(good + '[Event "b"]\n[Result "1-0"]\n\n1. zz9 1-0\n', encoding="utf-8")
     assert _exit_code(["book", "make", str(bad), "-o", str(out)]) == 0
     err = capsys.readouterr().err
