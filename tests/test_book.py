@@ -477,7 +477,7 @@ def test_book_make_names_what_it_cannot_read_and_says_what_it_skipped(
     bad.write_text(good + '[Event "b"]\n[Result "1-0"]\n\n1. zz9 1-0\n', encoding="utf-8")
     assert _exit_code(["book", "make", str(bad), "-o", str(out)]) == 0
     err = capsys.readouterr().err
-    assert f"warning: 1 record with problems, their moves from there skipped: {bad}, game 2: line 4" in err
+    assert f"warning: 1 record with problems, their moves from there skipped: {bad}, game 2: line 9" in err
     assert "zz9" in err
     assert out.exists()
     if hasattr(os, "mkfifo"):
