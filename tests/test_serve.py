@@ -132,6 +132,24 @@ def _receive(ws: Any, kind: str) -> dict[str, Any]:
     raise AssertionError(f"no {kind} message")
 
 
+def test_the_protocol_table_names_every_field_of_a_state(client: tuple[TestClient, str]) -> None:
+    # docs/serve.md's table of a state's fields is the page's contract: a field sent but not
+    # described there, or described but never sent, is a difference between the two.
+    text = (ROOT / "docs" / "serve.md").read_text(encoding="utf-8")
+    table = text.split("A `state` says what changed", 1)[1].split("\n\n", 2)[1]
+    documented = {
+        name for row in table.splitlines()[2:] for name in re.findall(r"`(\w+)`", row.split(" | ")[0])
+    }
+    http, token = client
+    with http.websocket_connect(f"/ws?token={token}&fen={congo.STARTING_FEN}&mode=analyse") as ws:
+        state = ws.receive_json()
+        while state["type"] != "state":
+            state = ws.receive_json()
+    sent = set(state) - {"type"}
+    assert sent - documented == set()
+    assert documented - sent <= {"svg_black"}  # one side's drawing is sent at a time
+
+
 def test_page_and_static_files_need_the_token(client: tuple[TestClient, str]) -> None:
     http, token = client
     assert http.get(f"/?token={token}").status_code == 200
