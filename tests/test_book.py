@@ -247,15 +247,15 @@ def test_out_of_range_numbers_are_value_errors_naming_the_argument(tmp_path: Pat
     # Keys, weights and learn values are unsigned: a negative or too large int is a ValueError
     # naming the argument and its range (never OverflowError), a bool or a float a TypeError.
     move = congo.Move.from_uci("c2c3")
-    for args, name in [
-        ((-1, move, 1), "key"),
-        ((2**64, move, 1), "key"),
-        ((1, move, -1), "weight"),
-        ((1, move, 2**32), "weight"),
-        ((1, move, 1, -1), "learn"),
+    for (key, weight, learn), name in [
+        ((-1, 1, 0), "key"),
+        ((2**64, 1, 0), "key"),
+        ((1, -1, 0), "weight"),
+        ((1, 2**32, 0), "weight"),
+        ((1, 1, -1), "learn"),
     ]:
         with pytest.raises(ValueError, match=name):
-            book.Entry(*args)
+            book.Entry(key, move, weight, learn)
     with pytest.raises(TypeError, match="weight must be an int"):
         book.Entry(1, move, True)
     with book.open_reader(_sample(tmp_path)) as reader:

@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyIterator, PyList, PyTuple};
 
 use crate::board::PyBoardState;
+use crate::convert;
 use crate::moves::{move_arg, PyMove};
 use crate::position::PyPosition;
 
@@ -43,11 +44,20 @@ pub struct PyBookEntry {
 #[pymethods]
 impl PyBookEntry {
     /// An entry: the position's Zobrist hash (`Board.zobrist_hash()`), a move, its weight and the
-    /// learn value (both 0 … 2³² − 1).
+    /// learn value (both 0 … 2³² − 1). `ValueError` naming the argument for a number out of its
+    /// range, `TypeError` for a non-int, `BookError` for the null move.
     #[new]
-    #[pyo3(signature = (key, r#move, weight, learn = 0))]
-    fn new(key: u64, r#move: &Bound<'_, PyAny>, weight: u32, learn: u32) -> PyResult<PyBookEntry> {
+    #[pyo3(signature = (key, r#move, weight, learn = None), text_signature = "(key, move, weight, learn=0)")]
+    fn new(
+        key: &Bound<'_, PyAny>,
+        r#move: &Bound<'_, PyAny>,
+        weight: &Bound<'_, PyAny>,
+        learn: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyBookEntry> {
+        let key = convert::ranged(key, "key", 0, u64::MAX)?;
         let path = move_arg(r#move)?.path;
+        let weight = convert::ranged(weight, "weight", 0, u32::MAX)?;
+        let learn = learn.map_or(Ok(0), |n| convert::ranged(n, "learn", 0, u32::MAX))?;
         if path.is_null() {
             return Err(BookError::new_err("the null move cannot be a book move"));
         }
@@ -223,6 +233,12 @@ fn randint(py: Python<'_>, random: Option<&Bound<'_, PyAny>>, total: u64) -> PyR
     Ok(pick)
 }
 
+/// A probe's `minimum_weight` (1 when not given), checked as every bounded int is: `ValueError`
+/// beyond 0 … 2³² − 1, `TypeError` for a non-int (never `OverflowError`).
+fn minimum(value: Option<&Bound<'_, PyAny>>) -> PyResult<u32> {
+    value.map_or(Ok(1), |n| convert::ranged(n, "minimum_weight", 0, u32::MAX))
+}
+
 fn new_entry(py: Python<'_>, entry: BookEntry) -> PyResult<Py<PyBookEntry>> {
     Py::new(py, PyBookEntry { inner: entry })
 }
@@ -252,66 +268,78 @@ impl PyBookReader {
     /// The main entry of a position (a `Board`, a `Position` or a Zobrist hash): the heaviest of
     /// weight at least `minimum_weight` whose move is not in `exclude_moves` (and, given a board
     /// or position, is legal there). `IndexError` when there is none.
-    #[pyo3(signature = (board, *, minimum_weight = 1, exclude_moves = None))]
+    #[pyo3(
+        signature = (board, *, minimum_weight = None, exclude_moves = None),
+        text_signature = "(self, board, *, minimum_weight=1, exclude_moves=None)"
+    )]
     fn find(
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
-        minimum_weight: u32,
+        minimum_weight: Option<&Bound<'_, PyAny>>,
         exclude_moves: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyBookEntry>> {
         let none = PyTuple::empty(py);
-        match self.first(board, minimum_weight, exclude_moves.unwrap_or(none.as_any()))? {
+        match self.first(board, minimum(minimum_weight)?, exclude_moves.unwrap_or(none.as_any()))? {
             Some(entry) => new_entry(py, entry),
             None => Err(PyIndexError::new_err("no book entry for this position")),
         }
     }
 
     /// `find`, or `default` when the book has no entry for the position.
-    #[pyo3(signature = (board, default = None, *, minimum_weight = 1, exclude_moves = None))]
+    #[pyo3(
+        signature = (board, default = None, *, minimum_weight = None, exclude_moves = None),
+        text_signature = "(self, board, default=None, *, minimum_weight=1, exclude_moves=None)"
+    )]
     fn get(
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
         default: Option<Py<PyAny>>,
-        minimum_weight: u32,
+        minimum_weight: Option<&Bound<'_, PyAny>>,
         exclude_moves: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let none = PyTuple::empty(py);
-        match self.first(board, minimum_weight, exclude_moves.unwrap_or(none.as_any()))? {
+        match self.first(board, minimum(minimum_weight)?, exclude_moves.unwrap_or(none.as_any()))? {
             Some(entry) => Ok(new_entry(py, entry)?.into_any()),
             None => Ok(default.unwrap_or_else(|| py.None())),
         }
     }
 
     /// Every entry of a position that passes the filters of `find`, heaviest first.
-    #[pyo3(signature = (board, *, minimum_weight = 1, exclude_moves = None))]
+    #[pyo3(
+        signature = (board, *, minimum_weight = None, exclude_moves = None),
+        text_signature = "(self, board, *, minimum_weight=1, exclude_moves=None)"
+    )]
     fn find_all<'py>(
         &self,
         py: Python<'py>,
         board: &Bound<'_, PyAny>,
-        minimum_weight: u32,
+        minimum_weight: Option<&Bound<'_, PyAny>>,
         exclude_moves: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let none = PyTuple::empty(py);
-        let found = self.matching(board, minimum_weight, exclude_moves.unwrap_or(none.as_any()))?;
+        let found = self.matching(board, minimum(minimum_weight)?, exclude_moves.unwrap_or(none.as_any()))?;
         let entries = found.into_iter().map(|e| new_entry(py, e)).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, entries)
     }
 
     /// An entry picked uniformly among those of `find_all`, with `random.choice` of `random` (a
     /// `random.Random`; the `random` module's generator by default). `IndexError` when there is none.
-    #[pyo3(signature = (board, *, minimum_weight = 1, exclude_moves = None, random = None))]
+    #[pyo3(
+        signature = (board, *, minimum_weight = None, exclude_moves = None, random = None),
+        text_signature = "(self, board, *, minimum_weight=1, exclude_moves=None, random=None)"
+    )]
     fn choice(
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
-        minimum_weight: u32,
+        minimum_weight: Option<&Bound<'_, PyAny>>,
         exclude_moves: Option<&Bound<'_, PyAny>>,
         random: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyBookEntry>> {
         let none = PyTuple::empty(py);
-        let found = self.matching(board, minimum_weight, exclude_moves.unwrap_or(none.as_any()))?;
+        let found = self.matching(board, minimum(minimum_weight)?, exclude_moves.unwrap_or(none.as_any()))?;
         if found.is_empty() {
             return Err(PyIndexError::new_err("no book entry for this position"));
         }

@@ -138,7 +138,7 @@ fn step_error(e: &learn::StepError) -> PyErr {
 
 /// A game played one action at a time (single-leg moves are one action, a monkey chain one action
 /// per jump and STOP), with the repetition rule and a ply limit. Python calls it
-/// `congo.learning.GameState` (OpenSpiel's word for a game under way), so that `congo.pgn.Game`,
+/// `congo.learning.GameState` (`OpenSpiel`'s word for a game under way), so that `congo.pgn.Game`,
 /// the game record, is the one `Game`.
 #[pyclass(module = "congo.learning", name = "GameState")]
 #[derive(Clone)]
