@@ -640,3 +640,42 @@ def test_the_asyncio_reader_gives_the_splitters_lines(
         x.decode("utf-8", "replace") if isinstance(x, bytes) else x for x in _split(chunks, _MAX_LINE)
     ]
     assert asyncio.run(read()) == [*expected, None]
+
+
+MULTIPV_ENGINE = """
+import sys
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "uci":
+        print("id name lines\\nuciok", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "go":
+        for rank in ("30000000", "-3", "0", "x", "2"):
+            print(f"info depth 3 multipv {rank} score cp 7 pv a2a3", flush=True)
+        print("bestmove a2a3", flush=True)
+    elif word == "quit":
+        break
+"""
+
+
+def test_an_engines_line_number_outside_any_line_is_ignored(tmp_path: Path) -> None:
+    """One `info multipv 30000000` made the client build a list of 30 million lines (4.1 GiB in
+    60 s); `multipv -3` raised IndexError out of the analysis."""
+    from congo._uci_protocol import _MAX_MULTIPV, _parse_info
+
+    for bad in ("30000000", str(_MAX_MULTIPV + 1), "-3", "0"):
+        assert "multipv" not in _parse_info(f"info depth 3 multipv {bad} nodes 5", congo.Board())
+        assert _parse_info(f"info depth 3 multipv {bad} nodes 5", congo.Board())["nodes"] == 5
+    assert _parse_info(f"info multipv {_MAX_MULTIPV}", congo.Board())["multipv"] == _MAX_MULTIPV
+    script = tmp_path / "lines.py"
+    script.write_text(MULTIPV_ENGINE, encoding="utf-8")
+    engine = SimpleEngine.popen_uci([sys.executable, str(script)], timeout=30)
+    try:
+        with engine.analysis(congo.Board(), Limit(depth=3)) as analysis:
+            analysis.wait()
+        assert len(analysis.multipv) == 2
+        assert analysis.multipv[1]["depth"] == 3
+        assert engine.play(congo.Board(), Limit(depth=3)).move == congo.Move.from_uci("a2a3")
+    finally:
+        engine.quit()

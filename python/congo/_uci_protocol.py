@@ -203,6 +203,10 @@ def _parse_move(board: Board, text: str) -> Move | None:
 _INFO_INTEGERS = frozenset(
     ("depth", "seldepth", "nodes", "nps", "hashfull", "multipv", "currmovenumber", "tbhits")
 )
+_MAX_MULTIPV = 1024
+"""The highest line number of an info kept: the client keeps a dict per line up to the highest
+seen, so an engine's ``multipv 30000000`` would otherwise cost gigabytes (and ``multipv 0`` or a
+negative one would name no line)."""
 
 
 def _parse_info(line: str, board: Board) -> InfoDict:
@@ -216,8 +220,11 @@ def _parse_info(line: str, board: Board) -> InfoDict:
         i += 1
         try:
             if key in integers:
-                info[key] = _integer(tokens[i])  # type: ignore[literal-required]
+                value = _integer(tokens[i])
                 i += 1
+                if key == "multipv" and not 1 <= value <= _MAX_MULTIPV:
+                    raise ValueError(f"multipv {value} is not a line from 1 to {_MAX_MULTIPV}")
+                info[key] = value  # type: ignore[literal-required]
             elif key == "time":
                 info["time"] = _integer(tokens[i]) / 1000
                 i += 1
