@@ -27,7 +27,7 @@ import time
 
 import congo
 from congo import book, pgn
-from congo.files import atomic_output
+from congo.files import atomic_output, check_outputs
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "python" / "congo" / "data" / "book.cbk"
@@ -85,10 +85,14 @@ def main() -> None:
     parser.add_argument("--results", type=pathlib.Path, default=RESULTS, help="summary file")
     args = parser.parse_args()
 
+    os.makedirs(args.games_out.parent, exist_ok=True)
+    try:  # before the games (minutes): a bad path, or two outputs that are one file
+        check_outputs([args.games_out, args.out, args.results])
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
     rng = random.Random(args.seed)
     start = time.perf_counter()
     results = {"1-0": 0, "0-1": 0, "1/2-1/2": 0}
-    os.makedirs(args.games_out.parent, exist_ok=True)
     with atomic_output(args.games_out, "w") as records:
         for number in range(1, args.games + 1):
             game = play_game(rng, args)
@@ -99,7 +103,7 @@ def main() -> None:
                 print(f"{number} games, {time.perf_counter() - start:.0f} s", file=sys.stderr)
     played = time.perf_counter() - start
     entries, counts = book.make([args.games_out], min_games=args.min_games, max_ply=args.max_ply)
-    book.write(args.out, entries)
+    book.write(args.out, entries, inputs=[args.games_out])
     size = args.out.stat().st_size
     with book.open_reader(args.out) as reader:
         top = [(e.move.uci(), e.weight) for e in reader.find_all(congo.Board())]

@@ -377,6 +377,7 @@ BENCHES = {
     "benches/make_openings.py": ("--out", "match.make_openings"),
     "benches/tablebase_facts.py": ("--docs", "tablebase.stats"),
     "benches/time_losses.py": ("--out", "run"),
+    "benches/make_book.py": ("--out", "play_game"),
 }
 
 
