@@ -39,6 +39,7 @@ use std::path::{Path as FsPath, PathBuf};
 use crate::moves::{Move, Path, MAX_JUMPS};
 use crate::position::Position;
 use crate::rng::SplitMix64;
+use crate::search::fnv1a64;
 use crate::square::Square;
 use crate::tables::Direction;
 
@@ -130,18 +131,6 @@ impl fmt::Display for BookError {
 
 impl std::error::Error for BookError {}
 
-/// FNV-1a, 64 bits, over `parts` in turn: any one changed byte changes it.
-fn fnv1a(parts: &[&[u8]]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for &byte in *part {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    hash
-}
-
 const LEGS_SHIFT: u32 = 12;
 const DIRS_SHIFT: u32 = 18;
 
@@ -214,7 +203,7 @@ pub fn encode(entries: Vec<BookEntry>) -> Result<Vec<u8>, BookError> {
     header.extend_from_slice(&VERSION.to_le_bytes());
     header.extend_from_slice(&(ENTRY_LEN as u32).to_le_bytes());
     header.extend_from_slice(&(coded.len() as u64).to_le_bytes());
-    let checksum = fnv1a(&[&header, &body]);
+    let checksum = fnv1a64(&[&header, &body]);
     header.extend_from_slice(&checksum.to_le_bytes());
     header.extend_from_slice(&body);
     Ok(header)
@@ -297,7 +286,7 @@ impl Book {
         }
         let stored = u64_at(bytes, 24);
         let body = &bytes[HEADER_LEN..];
-        let computed = fnv1a(&[&bytes[..24], body]);
+        let computed = fnv1a64(&[&bytes[..24], body]);
         if stored != computed {
             return Err(BookError::Checksum { stored, computed });
         }

@@ -49,6 +49,8 @@ pub use limits::{
     time_budget, GameClock, LimitError, Limits, TimeBudget, DEFAULT_MOVES_TO_GO, MATE_DEPTH_SLACK, MAX_DEPTH,
     MAX_MATE, MAX_NODES, MAX_TIME_SECONDS,
 };
+/// The checksum of the network files, which the book files use too.
+pub(crate) use nnue::fnv1a64;
 pub use nnue::Network;
 pub use params::{inert_message, EvalParams, ParamError, ParamInfo, Params, SearchParams, PARAMS};
 pub use score::{Score, MATE, MAX_PLY};
