@@ -486,3 +486,31 @@ def test_book_make_names_what_it_cannot_read_and_says_what_it_skipped(
         for command in (["make", str(fifo), "-o", str(out)], ["dump", str(fifo)]):
             assert _exit_code(["book", *command]) == 2
             assert f"{fifo}: not a regular file" in capsys.readouterr().err
+
+
+def test_the_docs_figures_of_the_bundled_book_are_the_books() -> None:
+    """docs/book.md's counts of the bundled book (and benches/results/book.txt's, which
+    benches/make_book.py writes) are read off the file, so a remade book cannot leave them stale."""
+    import re
+
+    root = Path(__file__).resolve().parent.parent
+    docs = (root / "docs" / "book.md").read_text(encoding="utf-8")
+    results = (root / "benches" / "results" / "book.txt").read_text(encoding="utf-8")
+    path = book.default_book()
+    entries = book.read_entries(path)
+    positions = len({entry.key for entry in entries})
+    size = os.path.getsize(path)
+    found = re.search(r"(\d+) entries for (\d+) positions, (\d+) KB", docs)
+    assert found is not None
+    assert (int(found[1]), int(found[2]), int(found[3])) == (len(entries), positions, round(size / 1000))
+    assert f"{len(entries)} entries, {positions} positions, {size} bytes." in results
+    with book.open_reader(path) as reader:
+        start = reader.find_all(congo.Board())
+        assert "Start position: " + ", ".join(f"{e.move.uci()} {e.weight}" for e in start) in results
+        heaviest = ", ".join(f"`{e.move.uci()}`" for e in start[:-1]) + f" and `{start[-1].move.uci()}`"
+        assert f"weights\n{heaviest} about equally" in docs
+        assert max(e.weight for e in start) < 1.2 * min(e.weight for e in start)  # "about equally"
+        lines = re.search(r"(\d+) lines drawn from it by `congo match --book`\nend in (\d+) different", docs)
+        assert lines is not None
+        drawn = book.openings(reader, int(lines[1]), seed=1)  # congo match's default --seed
+        assert len(set(drawn)) == int(lines[2])
