@@ -406,3 +406,16 @@ def test_the_module_example_runs() -> None:
     failures, tried = doctest.testmod(datagen, optionflags=doctest.ELLIPSIS)
     assert tried > 0
     assert failures == 0
+
+
+def test_every_name_the_docs_give_is_public() -> None:
+    # A name the pages tell a reader to use is in __all__, so that the reference documents it.
+    import re
+
+    named = {
+        name
+        for page in (ROOT / "docs").glob("*.md")
+        for name in re.findall(r"congo\.datagen\.([A-Za-z_]\w*)", page.read_text(encoding="utf-8"))
+    }
+    assert {"MATE_SCORE", "MAX_CP", "generate"} <= named
+    assert named - set(datagen.__all__) == set()

@@ -42,6 +42,8 @@ from congo._files import PathLike, atomic_output, check_writable
 __all__ = [
     "HEADER_SIZE",
     "MAGIC",
+    "MATE_SCORE",
+    "MAX_CP",
     "RECORD_SIZE",
     "VERSION",
     "DataFileError",
