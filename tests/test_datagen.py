@@ -419,3 +419,20 @@ def test_every_name_the_docs_give_is_public() -> None:
     }
     assert {"MATE_SCORE", "MAX_CP", "generate"} <= named
     assert named - set(datagen.__all__) == set()
+
+
+def test_ctrl_c_before_the_first_game_ends_says_no_game_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Stopped before any game ended, the command said "wrote 0 positions of games 0--1"."""
+    out = tmp_path / "d.bin"
+
+    def interrupted(*args: object, **kwargs: object) -> datagen.Header:
+        raise datagen.GenerationInterrupted(datagen.Header(0, 0, 0, 0, DatagenConfig(), 0, 0, "x"))
+
+    monkeypatch.setattr(datagen, "generate", interrupted)
+    assert _exit_code(["datagen", "-o", str(out), "--positions", "5"]) == 130
+    printed = capsys.readouterr().out
+    assert f"wrote 0 positions of no finished game to {out}" in printed
+    assert "0--1" not in printed
+    assert "next game: 0" in printed

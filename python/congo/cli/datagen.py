@@ -151,9 +151,12 @@ def run(args: argparse.Namespace) -> int:
     cpu = time.process_time() - cpu
     if interrupted:
         print("interrupted: wrote the games finished so far", file=sys.stderr)
+    if header.games:
+        games = f"games {header.first_game}-{header.first_game + header.games - 1}"
+    else:  # stopped before its first game ended
+        games = "no finished game"
     print(
-        f"wrote {header.count} positions of games {header.first_game}-{header.first_game + header.games - 1} "
-        f"to {args.output} ({header.searched} positions searched)"
+        f"wrote {header.count} positions of {games} to {args.output} ({header.searched} positions searched)"
     )
     print(f"next game: {header.first_game + header.games} (continue with --after {args.output})")
     print(
