@@ -20,49 +20,6 @@ const MAX_RANDOM_PLIES: u32 = 200;
 /// The widest margin accepted, in centipawns.
 const MAX_MARGIN: i32 = 10_000;
 
-/// A configuration from Python values, checked: the one place its ranges live.
-#[allow(clippy::too_many_arguments)]
-fn config(
-    nodes: Option<&Bound<'_, PyAny>>,
-    depth: Option<&Bound<'_, PyAny>>,
-    min_random_plies: &Bound<'_, PyAny>,
-    max_random_plies: &Bound<'_, PyAny>,
-    multipv: &Bound<'_, PyAny>,
-    margin: &Bound<'_, PyAny>,
-    diversify_plies: &Bound<'_, PyAny>,
-    max_plies: &Bound<'_, PyAny>,
-    hash_mb: &Bound<'_, PyAny>,
-) -> PyResult<DatagenConfig> {
-    let budget = match (nodes, depth) {
-        (Some(n), None) => Budget::Nodes(convert::ranged(n, "nodes", 1, search::MAX_NODES)?),
-        (None, Some(d)) => Budget::Depth(convert::ranged(d, "depth", 1, search::MAX_DEPTH)?),
-        _ => return Err(PyValueError::new_err("give exactly one of nodes and depth")),
-    };
-    let min_random_plies = convert::ranged(min_random_plies, "min_random_plies", 0, MAX_RANDOM_PLIES)?;
-    let max_random_plies = convert::ranged(max_random_plies, "max_random_plies", 0, MAX_RANDOM_PLIES)?;
-    if min_random_plies > max_random_plies {
-        return Err(PyValueError::new_err(format!(
-            "min_random_plies ({min_random_plies}) is more than max_random_plies ({max_random_plies})"
-        )));
-    }
-    let max_plies = convert::ranged(max_plies, "max_plies", 1, datagen::MAX_GAME_PLIES)?;
-    if max_random_plies >= max_plies {
-        return Err(PyValueError::new_err(format!(
-            "max_random_plies ({max_random_plies}) must be less than max_plies ({max_plies})"
-        )));
-    }
-    Ok(DatagenConfig {
-        budget,
-        min_random_plies,
-        max_random_plies,
-        multipv: convert::ranged_usize(multipv, "multipv", 1, search::MAX_MULTIPV)?,
-        margin: convert::ranged(margin, "margin", 0, MAX_MARGIN)?,
-        diversify_plies: convert::ranged(diversify_plies, "diversify_plies", 0, datagen::MAX_GAME_PLIES)?,
-        max_plies,
-        hash_mb: convert::ranged_usize(hash_mb, "hash_mb", 1, search::MAX_HASH_MB)?,
-    })
-}
-
 /// Plays data games on one engine, one at a time; `stop` from another thread abandons the game
 /// being played.
 #[pyclass(frozen, module = "congo._core", name = "DatagenWorker")]
@@ -94,17 +51,35 @@ impl DatagenWorker {
         hash_mb: &Bound<'_, PyAny>,
         tablebase: Option<&Bound<'_, PyTablebase>>,
     ) -> PyResult<DatagenWorker> {
-        let config = config(
-            nodes,
-            depth,
+        // The one place the settings' ranges are checked.
+        let budget = match (nodes, depth) {
+            (Some(n), None) => Budget::Nodes(convert::ranged(n, "nodes", 1, search::MAX_NODES)?),
+            (None, Some(d)) => Budget::Depth(convert::ranged(d, "depth", 1, search::MAX_DEPTH)?),
+            _ => return Err(PyValueError::new_err("give exactly one of nodes and depth")),
+        };
+        let min_random_plies = convert::ranged(min_random_plies, "min_random_plies", 0, MAX_RANDOM_PLIES)?;
+        let max_random_plies = convert::ranged(max_random_plies, "max_random_plies", 0, MAX_RANDOM_PLIES)?;
+        if min_random_plies > max_random_plies {
+            return Err(PyValueError::new_err(format!(
+                "min_random_plies ({min_random_plies}) is more than max_random_plies ({max_random_plies})"
+            )));
+        }
+        let max_plies = convert::ranged(max_plies, "max_plies", 1, datagen::MAX_GAME_PLIES)?;
+        if max_random_plies >= max_plies {
+            return Err(PyValueError::new_err(format!(
+                "max_random_plies ({max_random_plies}) must be less than max_plies ({max_plies})"
+            )));
+        }
+        let config = DatagenConfig {
+            budget,
             min_random_plies,
             max_random_plies,
-            multipv,
-            margin,
-            diversify_plies,
+            multipv: convert::ranged_usize(multipv, "multipv", 1, search::MAX_MULTIPV)?,
+            margin: convert::ranged(margin, "margin", 0, MAX_MARGIN)?,
+            diversify_plies: convert::ranged(diversify_plies, "diversify_plies", 0, datagen::MAX_GAME_PLIES)?,
             max_plies,
-            hash_mb,
-        )?;
+            hash_mb: convert::ranged_usize(hash_mb, "hash_mb", 1, search::MAX_HASH_MB)?,
+        };
         let tables = tablebase.map(|t| Arc::clone(&t.get().inner));
         let engine = datagen::engine(&config, tables).map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(DatagenWorker { config, engine: Mutex::new(engine), stop: Arc::new(AtomicBool::new(false)) })
