@@ -176,6 +176,18 @@ def test_resume_is_never_the_save_file_or_an_input(
     assert (state.read_bytes() if state.exists() else None) == before
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+@pytest.mark.parametrize("command", ["match", "tournament"])
+def test_resume_from_a_fifo_is_refused_not_waited_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """`--resume FIFO` blocked for ever reading the state (until Ctrl-C)."""
+    fifo = tmp_path / "state"
+    os.mkfifo(fifo)
+    assert _exit_code([command, "random", "random", "--games", "2", "--resume", str(fifo)]) == 2
+    assert f"--resume {fifo} is not a regular file" in capsys.readouterr().err
+
+
 # ================================================================================ tablebase generate
 
 

@@ -392,6 +392,9 @@ def check_save_and_resume(args: argparse.Namespace) -> _PartialGames | None:
                 check_outputs([path], inputs=inputs)
             except OSError as error:
                 raise ValueError(f"cannot write {what} to {path}: {error.strerror or error}") from None
+    if args.resume and os.path.exists(args.resume) and not os.path.isfile(args.resume):
+        # A FIFO would block the read of the state for ever; a device holds no state.
+        raise ValueError(f"--resume {args.resume} is not a regular file: give the match state a file")
     if args.save and args.resume:
         try:  # the records written at the end would replace the state
             check_outputs([args.save, args.resume])
