@@ -456,6 +456,23 @@ def test_a_network_file_round_trips_and_plays(tmp_path: Path) -> None:
         mcts.MlpNetwork.load(tmp_path / "other.npz")
 
 
+def test_a_damaged_network_file_is_a_value_error(tmp_path: Path) -> None:
+    # A file cut short, a member whose bytes changed, or a header field of the wrong shape is a
+    # ValueError naming the file, as load documents, not zipfile's or numpy's own exception.
+    path = tmp_path / "net.npz"
+    mcts.MlpNetwork.random(hidden=(8,), seed=1).save(path)
+    data = path.read_bytes()
+    (tmp_path / "short.npz").write_bytes(data[: len(data) // 2])
+    changed = bytearray(data)
+    at = data.index(b"policy_weight") + 200  # inside that member's stored bytes
+    changed[at] ^= 0xFF
+    (tmp_path / "changed.npz").write_bytes(bytes(changed))
+    np.savez(tmp_path / "shape.npz", format=np.array(mcts.NETWORK_FORMAT), version=np.array([1, 1]))
+    for name in ("short.npz", "changed.npz", "shape.npz"):
+        with pytest.raises(ValueError, match=name):
+            mcts.MlpNetwork.load(tmp_path / name)
+
+
 def test_an_mcts_player_plays_a_match(tmp_path: Path) -> None:
     from congo import match
 

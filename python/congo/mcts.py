@@ -21,6 +21,8 @@ Needs numpy (``pip install 'congo-chess[numpy]'``).
 from __future__ import annotations
 
 import secrets
+import zipfile
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -399,9 +401,16 @@ class MlpNetwork:
         try:
             with np.load(Path(path), allow_pickle=False) as data:
                 arrays = {name: data[name] for name in data.files}
-        except (ValueError, EOFError) as error:
+        # A file cut short or changed fails in zipfile (BadZipFile, or zlib's error for a member).
+        except (ValueError, EOFError, zipfile.BadZipFile, zlib.error) as error:
             raise ValueError(f"{path}: not a congo network file ({error})") from None
-        if str(arrays.get("format", "")) != NETWORK_FORMAT or int(arrays.get("version", 0)) != 1:
+        version = arrays.get("version")
+        if (
+            str(arrays.get("format", "")) != NETWORK_FORMAT
+            or version is None
+            or np.ndim(version) != 0
+            or version.item() != 1
+        ):
             raise ValueError(f"{path}: not a congo network file (format {NETWORK_FORMAT!r} version 1)")
         try:
             hidden: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = []
