@@ -679,3 +679,39 @@ def test_an_engines_line_number_outside_any_line_is_ignored(tmp_path: Path) -> N
         assert engine.play(congo.Board(), Limit(depth=3)).move == congo.Move.from_uci("a2a3")
     finally:
         engine.quit()
+
+
+ERROR_FLOOD_ENGINE = """
+import sys
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "uci":
+        print("id name errors\\nuciok", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "go":
+        sys.stdout.write("".join(f"info string error number {n}\\n" for n in range(50_000)))
+        print("bestmove a2a3", flush=True)
+    elif word == "quit":
+        break
+"""
+
+
+def test_an_engine_repeating_an_error_is_not_kept_without_end(tmp_path: Path) -> None:
+    """Every `info string error` line of a search was kept for its EngineError: an engine repeating
+    one grew the client (and the message) without bound, under timeout=None for ever."""
+    from congo._uci_client import _MAX_ERRORS
+
+    script = tmp_path / "errors.py"
+    script.write_text(ERROR_FLOOD_ENGINE, encoding="utf-8")
+    engine = SimpleEngine.popen_uci([sys.executable, str(script)], timeout=60)
+    try:
+        with pytest.raises(EngineError) as error:
+            engine.play(congo.Board(), Limit(depth=1))
+        text = str(error.value)
+        assert "search: number 0; number 1;" in text
+        assert f"number {_MAX_ERRORS - 1};" in text
+        assert f"number {_MAX_ERRORS};" not in text
+        assert text.endswith("… (more errors)")
+    finally:
+        engine.quit()

@@ -113,6 +113,18 @@ class _Unset(enum.Enum):
 _UNSET = _Unset.UNSET
 
 
+_MAX_ERRORS = 8
+"""The engine's error lines kept for one answer (an engine may repeat one without end)."""
+
+
+def _add_error(errors: list[str], line: str) -> None:
+    """Keeps an error line the engine reported, the first :data:`_MAX_ERRORS` of them."""
+    if len(errors) < _MAX_ERRORS:
+        errors.append(_error_text(line))
+    elif len(errors) == _MAX_ERRORS:
+        errors.append("… (more errors)")
+
+
 def _check_timeout(name: str, value: float | _Unset | None) -> float | None:
     """A timeout in seconds: ``None`` or a non-negative number. Raises ``TypeError``/``ValueError``."""
     if value is None or value is _UNSET:
@@ -290,7 +302,7 @@ class UciProtocol:
                 self._owed_ready -= 1
                 return errors
             if _is_error(line):
-                errors.append(_error_text(line))
+                _add_error(errors, line)
             elif line.startswith("info string"):
                 _log_engine_string(line[len("info string") :].strip())
 
@@ -440,7 +452,7 @@ class UciProtocol:
                     info = _parse_info(line, board)
                 if "string" in info:
                     if _is_error(line):
-                        errors.append(_error_text(line))
+                        _add_error(errors, line)
                     _log_engine_string(info["string"])
                 elif info:
                     _merge(lines.setdefault(info.get("multipv", 1), {}), info)
