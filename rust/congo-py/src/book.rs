@@ -267,7 +267,9 @@ impl PyBookReader {
 
     /// The main entry of a position (a `Board`, a `Position` or a Zobrist hash): the heaviest of
     /// weight at least `minimum_weight` whose move is not in `exclude_moves` (and, given a board
-    /// or position, is legal there). `IndexError` when there is none.
+    /// or position, is legal there). `IndexError` when there is none; `ValueError` for a
+    /// `minimum_weight` outside 0 … 2³² − 1 or a closed reader, `TypeError` for something that is
+    /// not a board, a position or a key.
     #[pyo3(
         signature = (board, *, minimum_weight = None, exclude_moves = None),
         text_signature = "(self, board, *, minimum_weight=1, exclude_moves=None)"
