@@ -145,9 +145,21 @@ def test_the_protocol_table_names_every_field_of_a_state(client: tuple[TestClien
         state = ws.receive_json()
         while state["type"] != "state":
             state = ws.receive_json()
+        analysis = ws.receive_json()
+        for _ in range(500):
+            if analysis["type"] == "analysis" and analysis["lines"]:
+                break
+            analysis = ws.receive_json()
     sent = set(state) - {"type"}
     assert sent - documented == set()
     assert documented - sent <= {"svg_black"}  # one side's drawing is sent at a time
+    # The sentence on an analysis names its fields, and those of each of its lines.
+    sentence = text.split("An `analysis` carries", 1)[1].split(", and the board", 1)[0]
+    line_fields = set(re.findall(r"`(\w+)`", sentence.split("(each", 1)[1].split(")", 1)[0]))
+    assert set(analysis) - {"type", "svg_white", "svg_black"} == set(re.findall(r"`(\w+)`", sentence)) - (
+        line_fields - {"depth", "score", "wdl", "pv"}
+    )
+    assert set(analysis["lines"][0]) == line_fields
 
 
 def test_page_and_static_files_need_the_token(client: tuple[TestClient, str]) -> None:
