@@ -147,11 +147,6 @@ fn probe(board: &Bound<'_, PyAny>) -> PyResult<Probe> {
 }
 
 fn excluded(moves: &Bound<'_, PyAny>) -> PyResult<Vec<Path>> {
-    if let Ok(tuple) = moves.cast::<PyTuple>() {
-        if tuple.is_empty() {
-            return Ok(Vec::new());
-        }
-    }
     PyIterator::from_object(moves)
         .map_err(|_| PyTypeError::new_err("exclude_moves must be an iterable of congo.Move"))?
         .map(|item| Ok(move_arg(&item?)?.path))
@@ -174,15 +169,17 @@ impl PyBookReader {
         Ok(&self.book)
     }
 
-    /// The entries of a probe that pass the filters, heaviest first.
+    /// The entries of a probe that pass the filters, heaviest first: at most `most` of them (so
+    /// that `find` builds no others).
     fn matching(
         &self,
         board: &Bound<'_, PyAny>,
         minimum_weight: u32,
-        exclude_moves: &Bound<'_, PyAny>,
+        exclude_moves: Option<&Bound<'_, PyAny>>,
+        most: usize,
     ) -> PyResult<Vec<BookEntry>> {
         let probe = probe(board)?;
-        let exclude = excluded(exclude_moves)?;
+        let exclude = exclude_moves.map_or(Ok(Vec::new()), excluded)?;
         Ok(self
             .book()?
             .entries(probe.key())
@@ -192,27 +189,9 @@ impl PyBookReader {
                 Probe::Key(_) => true,
                 Probe::Position(position) => position.is_legal(&e.path),
             })
+            .take(most)
             .copied()
             .collect())
-    }
-
-    /// The first entry that passes the filters, without building the others.
-    fn first(
-        &self,
-        board: &Bound<'_, PyAny>,
-        minimum_weight: u32,
-        exclude_moves: &Bound<'_, PyAny>,
-    ) -> PyResult<Option<BookEntry>> {
-        let probe = probe(board)?;
-        let exclude = excluded(exclude_moves)?;
-        Ok(self.book()?.entries(probe.key()).iter().copied().find(|e| {
-            e.weight >= minimum_weight
-                && !exclude.contains(&e.path)
-                && match &probe {
-                    Probe::Key(_) => true,
-                    Probe::Position(position) => position.is_legal(&e.path),
-                }
-        }))
     }
 }
 
@@ -281,9 +260,8 @@ impl PyBookReader {
         minimum_weight: Option<&Bound<'_, PyAny>>,
         exclude_moves: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyBookEntry>> {
-        let none = PyTuple::empty(py);
-        match self.first(board, minimum(minimum_weight)?, exclude_moves.unwrap_or(none.as_any()))? {
-            Some(entry) => new_entry(py, entry),
+        match self.matching(board, minimum(minimum_weight)?, exclude_moves, 1)?.first() {
+            Some(&entry) => new_entry(py, entry),
             None => Err(PyIndexError::new_err("no book entry for this position")),
         }
     }
@@ -301,9 +279,8 @@ impl PyBookReader {
         minimum_weight: Option<&Bound<'_, PyAny>>,
         exclude_moves: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        let none = PyTuple::empty(py);
-        match self.first(board, minimum(minimum_weight)?, exclude_moves.unwrap_or(none.as_any()))? {
-            Some(entry) => Ok(new_entry(py, entry)?.into_any()),
+        match self.matching(board, minimum(minimum_weight)?, exclude_moves, 1)?.first() {
+            Some(&entry) => Ok(new_entry(py, entry)?.into_any()),
             None => Ok(default.unwrap_or_else(|| py.None())),
         }
     }
@@ -320,8 +297,7 @@ impl PyBookReader {
         minimum_weight: Option<&Bound<'_, PyAny>>,
         exclude_moves: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let none = PyTuple::empty(py);
-        let found = self.matching(board, minimum(minimum_weight)?, exclude_moves.unwrap_or(none.as_any()))?;
+        let found = self.matching(board, minimum(minimum_weight)?, exclude_moves, usize::MAX)?;
         let entries = found.into_iter().map(|e| new_entry(py, e)).collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, entries)
     }
@@ -340,8 +316,7 @@ impl PyBookReader {
         exclude_moves: Option<&Bound<'_, PyAny>>,
         random: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyBookEntry>> {
-        let none = PyTuple::empty(py);
-        let found = self.matching(board, minimum(minimum_weight)?, exclude_moves.unwrap_or(none.as_any()))?;
+        let found = self.matching(board, minimum(minimum_weight)?, exclude_moves, usize::MAX)?;
         if found.is_empty() {
             return Err(PyIndexError::new_err("no book entry for this position"));
         }
@@ -361,8 +336,7 @@ impl PyBookReader {
         exclude_moves: Option<&Bound<'_, PyAny>>,
         random: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyBookEntry>> {
-        let none = PyTuple::empty(py);
-        let found = self.matching(board, 1, exclude_moves.unwrap_or(none.as_any()))?;
+        let found = self.matching(board, 1, exclude_moves, usize::MAX)?;
         let total: u64 = found.iter().map(|e| u64::from(e.weight)).sum();
         if total == 0 {
             return Err(PyIndexError::new_err("no book entry for this position"));
