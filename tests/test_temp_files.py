@@ -188,6 +188,22 @@ def test_resume_from_a_fifo_is_refused_not_waited_on(
     assert f"--resume {fifo} is not a regular file" in capsys.readouterr().err
 
 
+def test_a_resume_state_of_another_congo_version_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state's fingerprint left out the engine's version: a match resumed after an upgrade
+    mixed the games of two engines into one result, said to be the uninterrupted match's."""
+    state = tmp_path / "state"
+    args = ["match", "engine:depth=1", "engine:nodes=50", "--games", "2", "--resume", str(state)]
+    assert _exit_code(args) == 0
+    kept = state.read_bytes()
+    monkeypatch.setattr(congo._core, "__version__", "0.0.0-another")
+    capsys.readouterr()
+    assert _exit_code(args) == 2
+    assert "differs in: congo_version" in capsys.readouterr().err
+    assert state.read_bytes() == kept
+
+
 # ================================================================================ tablebase generate
 
 

@@ -287,8 +287,12 @@ def _configuration(
     for task in tasks:
         opening = task.opening if isinstance(task.opening, str) else " ".join(m.uci() for m in task.opening)
         schedule.update(f"{task.number} {task.pairing} {task.index} {opening}\n".encode())
+    from congo import _core
+
     return {
         "kind": kind,
+        # Another version's engine plays other games: its state resumed would mix two runs.
+        "congo_version": _core.__version__,
         "players": [[name, getattr(factory, "description", None)] for name, factory in entrants],
         "pairings": [list(pairing) for pairing in pairings],
         "games": len(tasks),
