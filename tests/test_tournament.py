@@ -4,6 +4,7 @@ games, started anew after a crash; ``recover`` for an engine that cannot be star
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
 import re
@@ -560,3 +561,23 @@ def test_a_tournaments_events_and_lines_tell_its_games_and_players_apart(tmp_pat
     assert f"random vs {crash}:" in summary
     assert f"random vs {illegal}:" in summary
     assert "vs Foreign Table Engine" not in summary
+
+
+def test_pairings_is_public_and_gives_each_format_its_pairs() -> None:
+    assert "pairings" in tournament.__all__
+    assert tournament.pairings(4, "round-robin") == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert tournament.pairings(4, "gauntlet") == [(0, 1), (0, 2), (0, 3)]
+    with pytest.raises(ValueError, match="round-robin or gauntlet"):
+        tournament.pairings(4, "swiss")
+
+
+def test_the_format_choices_of_congo_tournament_are_the_formats(monkeypatch: pytest.MonkeyPatch) -> None:
+    from congo.cli import build_parser
+
+    # A format added to FORMATS is a choice of the command without a second list to edit.
+    monkeypatch.setattr(tournament, "FORMATS", (*tournament.FORMATS, "swiss"))
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    command = subparsers.choices["tournament"]
+    choices = next(a.choices for a in command._actions if a.dest == "format")
+    assert tuple(choices or ()) == ("round-robin", "gauntlet", "swiss")

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from congo.match import GameRecord, MatchEvent, MatchResult, Opening, _Slot
     from congo.players import PlayerFactory
 
-__all__ = ["FORMATS", "Standing", "TournamentInterrupted", "TournamentResult", "run_tournament"]
+__all__ = ["FORMATS", "Standing", "TournamentInterrupted", "TournamentResult", "pairings", "run_tournament"]
 
 FORMATS = ("round-robin", "gauntlet")
 """The tournament formats: every pair of players, or the first player against each of the others."""
@@ -627,7 +627,16 @@ class TournamentInterrupted(KeyboardInterrupt):
         self.result = result
 
 
-def _pairings(count: int, format: str) -> list[tuple[int, int]]:
+def pairings(count: int, format: str) -> list[tuple[int, int]]:
+    """The pairs of entrant indices that meet in a tournament of ``count`` entrants.
+
+    ``"round-robin"``: every entrant meets every other, ``(a, b)`` with ``a < b``;
+    ``"gauntlet"``: entrant 0 meets each of the others. Each pair plays ``games`` games in
+    :func:`run_tournament`.
+
+    Raises:
+        ValueError: ``format`` is not one of :data:`FORMATS`.
+    """
     if format == "round-robin":
         return [(a, b) for a in range(count) for b in range(a + 1, count)]
     if format == "gauntlet":
@@ -696,15 +705,15 @@ def run_tournament(
 
     entrants = _entrants(players)
     _check_run(games, concurrency)
-    pairings = _pairings(len(entrants), format)
+    pairs = pairings(len(entrants), format)
     schedule = _schedule((games + 1) // 2, openings, opening_plies, seed)
     tasks: list[_Task] = []
     for index in range(0, games, 2):  # round by round: pair k of every pairing, then pair k + 1
-        for pairing in range(len(pairings)):
+        for pairing in range(len(pairs)):
             for game in (index, index + 1)[: games - index]:
                 tasks.append(_Task(len(tasks), pairing, game, schedule[index // 2]))
-    result = TournamentResult([name for name, _ in entrants], format, pairings)
-    for (a, b), counted in zip(pairings, result.matches):
+    result = TournamentResult([name for name, _ in entrants], format, pairs)
+    for (a, b), counted in zip(pairs, result.matches):
         repeats = repeated_pairs(entrants[a], entrants[b], schedule, games=games, time_control=time_control)
         if repeats is None:
             continue
@@ -720,7 +729,7 @@ def run_tournament(
         **play_options,
     }
     settings = {"format": format, "seed": seed, **options}
-    state = _open_state(resume, "tournament", entrants, pairings, tasks, settings)
+    state = _open_state(resume, "tournament", entrants, pairs, tasks, settings)
     loaded = set() if state is None else set(state.games)
 
     def accept(task: _Task, game: GameRecord) -> bool:
@@ -737,7 +746,7 @@ def run_tournament(
     try:
         _drive(
             entrants,
-            pairings,
+            pairs,
             tasks,
             seed=seed,
             concurrency=concurrency,

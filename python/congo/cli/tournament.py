@@ -38,6 +38,7 @@ def run_arguments(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    from congo import tournament
     from congo.cli import match as match_cli
 
     parser = subparsers.add_parser(
@@ -48,7 +49,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("players", nargs="+", metavar="PLAYER", help="two or more, e.g. engine:nodes=10000")
     parser.add_argument(
         "--format",
-        choices=("round-robin", "gauntlet"),
+        choices=tournament.FORMATS,
         default="round-robin",
         help="round-robin: every pair of players; gauntlet: the first player against each of the "
         "others (default: round-robin)",
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         "ray": args.ray,
         **run_arguments(args),
     }
-    pairings = len(tournament._pairings(len(entrants), args.format))
+    pairings = len(tournament.pairings(len(entrants), args.format))
     total = pairings * args.games
     if total > match.MAX_GAMES:
         raise ValueError(f"the tournament would play {total:,} games, at most {match.MAX_GAMES:,}")
