@@ -72,3 +72,17 @@ def test_an_outside_engine_aborted_before_it_starts_is_never_started() -> None:
     with pytest.raises(EngineTerminatedError):
         player.new_game()
     player.close()
+
+
+@pytest.mark.parametrize("command", ["match", "tournament"])
+def test_the_help_of_match_and_tournament_lists_every_kind_of_player(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from congo.cli import main
+
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
+    for kind, (form, _) in players._KINDS.items():
+        assert form in help_text, (command, kind)
+    assert "uci:COMMAND" in help_text

@@ -57,6 +57,7 @@ from congo.players import (
     parse_player,
 )
 from congo.players import PlayerFactory as PlayerFactory  # not in __all__, but named match.PlayerFactory
+from congo.players import player_forms as player_forms  # likewise, as every name of congo.players
 from congo.stats import (
     SPRT,
     EloEstimate,

@@ -7,6 +7,7 @@ Players are described by short strings (see :func:`parse_player`)::
     engine:time=0.1              the built-in engine, 0.1 s per move
     engine:nodes=20000,null_move=0   20,000 nodes per move, null-move pruning off
     alphabeta:depth=2            plain alpha-beta over material only, 2 plies
+    mcts:net=net.npz,sims=200    Monte Carlo tree search guided by a network (:mod:`congo.mcts`)
     greedy                       takes the most material now, else a random move
     random                       a random legal move
     uci:congo uci                any engine speaking docs/protocol.md, started with this command line
@@ -53,6 +54,7 @@ __all__ = [
     "RandomPlayer",
     "UciPlayer",
     "parse_player",
+    "player_forms",
 ]
 
 MAX_ALPHABETA_DEPTH = 8
@@ -491,6 +493,12 @@ _KINDS: dict[str, tuple[str, Callable[[str, dict[str, str]], tuple[str, PlayerFa
 and what parses its settings (the description and its ``key=value`` pairs)."""
 
 
+def player_forms() -> list[str]:
+    """How each kind of player is written, e.g. ``"alphabeta[:depth=N]"``: every kind
+    :func:`parse_player` reads, for help texts and error messages (so that they list them all)."""
+    return [*(form for form, _ in _KINDS.values()), "uci:COMMAND", "uci[key=value,...]:COMMAND"]
+
+
 def parse_player(spec: str) -> tuple[str, PlayerFactory]:
     """A player description (see the module docs) as a display name and a factory.
 
@@ -535,8 +543,7 @@ def _parse(spec: str, text: str) -> tuple[str, PlayerFactory]:
             raise ValueError(f"expected key=value in player {spec!r}, got {item!r}")
         settings[key.strip()] = value.strip()
     if kind not in _KINDS:
-        forms = ", ".join(form for form, _ in _KINDS.values())
-        raise ValueError(f"unknown player {kind!r}: expected {forms} or uci:COMMAND")
+        raise ValueError(f"unknown player {kind!r}: expected one of {', '.join(player_forms())}")
     clock = _pop_clock(spec, settings)
     name, make = _KINDS[kind][1](spec, settings)
     return name, _clocked(make, clock)

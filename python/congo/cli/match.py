@@ -219,11 +219,20 @@ def opening_arguments(args: argparse.Namespace) -> dict[str, Any]:
     return {"openings": openings, "opening_plies": args.opening_plies, "allow_repeats": args.allow_repeats}
 
 
+def players_epilog() -> str:
+    """The kinds of player, for the end of ``--help`` (``congo match`` and ``congo tournament``):
+    from the table :func:`congo.players.parse_player` reads, so that a new kind is listed."""
+    from congo.players import player_forms
+
+    return f"players: {', '.join(player_forms())}"
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
         "match",
         help="play two engine configurations or players against each other",
         description=run.__doc__,
+        epilog=players_epilog(),
     )
     parser.add_argument("first", metavar="PLAYER1", help="e.g. engine:time=0.1")
     parser.add_argument("second", metavar="PLAYER2", help="e.g. alphabeta:depth=2")
@@ -420,7 +429,8 @@ def run(args: argparse.Namespace) -> int:
     player White (counted in the score, not in the pairs). See docs/engine.md.
 
     Players: engine[:key=value,...] (keys: time, depth, nodes, threads, hash, and any engine option
-    from `congo options`), alphabeta[:depth=N] (material only), greedy, random, and uci:COMMAND LINE
+    from `congo options`), alphabeta[:depth=N] (material only), mcts:net=FILE[,sims=N] (a network
+    searched by congo.mcts, see docs/learning.md), greedy, random, and uci:COMMAND LINE
     (any engine speaking the protocol of docs/protocol.md, e.g. "uci:congo uci"), or
     uci[key=value,...]:COMMAND LINE with a per-move limit (time, depth, nodes) and engine options.
     Without a limit, engine: and uci: players get time=0.1 (0.1 s a move). With --tc the games are

@@ -45,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "tournament",
         help="play several players against each other: round-robin or gauntlet",
         description=run.__doc__,
+        epilog=match_cli.players_epilog(),
     )
     parser.add_argument("players", nargs="+", metavar="PLAYER", help="two or more, e.g. engine:nodes=10000")
     parser.add_argument(
