@@ -1228,6 +1228,34 @@ def _watch_until(url: str, games: int) -> None:
                 return
 
 
+def test_a_serve_stopped_by_an_ignored_sigterm_still_says_it_was_stopped(tmp_path: Path) -> None:
+    import signal
+
+    # With SIGTERM ignored (inherited), the signal uvicorn raises again once stopped does not end
+    # the process: the command's own record of the signal gives the status of an interruption.
+    saved = tmp_path / "games.pgn"
+    command = ["serve", "--port", "0", "--no-browser", "--match", "random", "random", "--games", "2000"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "congo", *command, "--save", str(saved)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        preexec_fn=lambda: signal.signal(signal.SIGTERM, signal.SIG_IGN),
+    )
+    assert process.stdout is not None
+    try:
+        _watch_until(process.stdout.readline().strip(), 2)
+        process.send_signal(signal.SIGTERM)
+        status = process.wait(120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert status == 130
+    assert "[Result" in saved.read_text()
+
+
 @pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
 def test_a_stopped_match_saves_its_finished_games(tmp_path: Path, signal_name: str) -> None:
     import signal

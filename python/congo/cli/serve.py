@@ -123,8 +123,13 @@ def run(args: argparse.Namespace) -> int:
     print(url, flush=True)
     server = uvicorn.Server(server_config(app))
     handle_exit = server.handle_exit
+    # The signals that stopped the server, kept here rather than read from uvicorn's private
+    # Server._captured_signals: uvicorn installs handle_exit (this on_signal) as the handler of
+    # SIGINT and SIGTERM while it serves, and has no public record of them.
+    received: list[int] = []
 
     def on_signal(sig: int, frame: Any) -> None:
+        received.append(sig)
         # A second Ctrl-C (or SIGTERM): stop waiting for the match, save what was finished, go.
         if server.should_exit and watch is not None:
             watch.hurry.set()
@@ -140,4 +145,4 @@ def run(args: argparse.Namespace) -> int:
     finally:
         sock.close()
     # uvicorn raises the signal again once it has stopped: Ctrl-C ends above, with 130.
-    return EXIT_INTERRUPTED if getattr(server, "_captured_signals", None) else EXIT_OK
+    return EXIT_INTERRUPTED if received else EXIT_OK
