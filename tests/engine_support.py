@@ -1,4 +1,6 @@
-"""An outside engine that never answers its handshake, for the tests that stop one while it starts."""
+"""What the engine tests share: the command lines of ``congo uci`` and of the tiny foreign engine
+(``tests/foreign_engine.py``), a mate-in-one position, and an outside engine that never answers its
+handshake, for the tests that stop one while it starts."""
 
 from __future__ import annotations
 
@@ -8,6 +10,13 @@ import threading
 import time
 from pathlib import Path
 from typing import Callable
+
+CONGO_UCI = [sys.executable, "-m", "congo", "uci"]
+"""``congo uci``, this library's engine over the protocol."""
+FOREIGN = [sys.executable, str(Path(__file__).with_name("foreign_engine.py"))]
+"""An engine that does not use this library (``tests/foreign_engine.py``, ``--mode`` for its faults)."""
+MONKEY_MATE = "7/4l2/7/4c2/7/2p4/1M1L3 w 1"
+"""White mates in one."""
 
 
 def silent_engine(directory: Path) -> tuple[list[str], Path]:

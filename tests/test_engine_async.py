@@ -8,7 +8,6 @@ import asyncio
 import logging
 import sys
 from collections.abc import Awaitable, Iterator
-from pathlib import Path
 from typing import Any, Callable, TypeVar, Union
 
 import pytest
@@ -27,10 +26,7 @@ from congo.engine import (
     UciProtocol,
     popen_uci,
 )
-
-CONGO_UCI = [sys.executable, "-m", "congo", "uci"]
-FOREIGN = [sys.executable, str(Path(__file__).with_name("foreign_engine.py"))]
-MONKEY_MATE = "7/4l2/7/4c2/7/2p4/1M1L3 w 1"
+from tests.engine_support import CONGO_UCI, FOREIGN, MONKEY_MATE
 
 T = TypeVar("T")
 AsyncKind = Union[UciProtocol, AsyncEngine]

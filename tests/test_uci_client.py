@@ -30,11 +30,7 @@ from congo.engine import (
     PovScore,
     SimpleEngine,
 )
-from tests.engine_support import silent_engine, stopped_while_starting
-
-CONGO_UCI = [sys.executable, "-m", "congo", "uci"]
-FOREIGN = [sys.executable, str(Path(__file__).with_name("foreign_engine.py"))]
-MONKEY_MATE = "7/4l2/7/4c2/7/2p4/1M1L3 w 1"
+from tests.engine_support import CONGO_UCI, FOREIGN, MONKEY_MATE, silent_engine, stopped_while_starting
 
 
 @pytest.fixture
