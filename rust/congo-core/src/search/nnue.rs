@@ -46,8 +46,9 @@ const MAX_LAYERS: usize = 4;
 const LAYERS: [u32; 2] = [HIDDEN as u32, 1];
 /// The payload's bytes: `w1`, `b1`, `w2` as i16, `b2` as i32.
 pub const PAYLOAD_BYTES: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
-/// Where the checksum sits in the header: it covers the bytes before it and the payload.
-const CHECKSUM_AT: usize = HEADER_BYTES - 8;
+/// Where the checksum sits in the header (of every format version): it covers the bytes before it
+/// and the payload.
+pub(super) const CHECKSUM_AT: usize = HEADER_BYTES - 8;
 
 /// The network trained by `benches/tuning/nnue.py`, compiled in; it is read and verified as any
 /// network file is.
@@ -262,32 +263,7 @@ impl NetworkV1 {
         if qa != i32::from(QA) {
             return Err(format!("an activation scale of {qa}; this build evaluates {QA}"));
         }
-        let scale_q16 = header.i32()?;
-        if scale_q16 <= 0 {
-            return Err(format!("an output scale of {scale_q16}; it must be positive"));
-        }
-        let payload_bytes = header.u64()?;
-        if payload_bytes != PAYLOAD_BYTES as u64 {
-            return Err(format!("a payload of {payload_bytes} bytes; this architecture has {PAYLOAD_BYTES}"));
-        }
-        let checksum = header.u64()?;
-        let payload = &bytes[HEADER_BYTES..];
-        if payload.len() < PAYLOAD_BYTES {
-            return Err(format!(
-                "the network file ends early: {} bytes, the header says {}",
-                bytes.len(),
-                HEADER_BYTES + PAYLOAD_BYTES
-            ));
-        }
-        if payload.len() > PAYLOAD_BYTES {
-            return Err(format!("{} bytes after the network", payload.len() - PAYLOAD_BYTES));
-        }
-        let computed = fnv1a64(&[&bytes[..CHECKSUM_AT], payload]);
-        if computed != checksum {
-            return Err(format!(
-                "checksum mismatch (the file says {checksum:016x}, its bytes give {computed:016x}): the file is damaged"
-            ));
-        }
+        let (scale_q16, payload) = read_payload(&mut header, bytes, PAYLOAD_BYTES)?;
 
         let mut reader = Reader { bytes: payload, at: 0 };
         let mut w1 = vec![[0i16; HIDDEN]; INPUTS];
@@ -487,6 +463,43 @@ fn not_a_network(magic: &[u8]) -> String {
     } else {
         format!("not a network file (no {} magic)", String::from_utf8_lossy(MAGIC))
     }
+}
+
+/// The header's last fields, shared by every format version, and the payload they describe: the
+/// output scale (positive), the payload's size (this architecture's, exactly: neither cut short nor
+/// followed by more bytes) and its checksum (FNV-1a over the header before it and the payload).
+pub(super) fn read_payload<'a>(
+    header: &mut Reader<'_>,
+    bytes: &'a [u8],
+    payload_len: usize,
+) -> Result<(i32, &'a [u8]), String> {
+    let scale_q16 = header.i32()?;
+    if scale_q16 <= 0 {
+        return Err(format!("an output scale of {scale_q16}; it must be positive"));
+    }
+    let payload_bytes = header.u64()?;
+    if payload_bytes != payload_len as u64 {
+        return Err(format!("a payload of {payload_bytes} bytes; this architecture has {payload_len}"));
+    }
+    let checksum = header.u64()?;
+    let payload = &bytes[HEADER_BYTES..];
+    if payload.len() < payload_len {
+        return Err(format!(
+            "the network file ends early: {} bytes, the header says {}",
+            bytes.len(),
+            HEADER_BYTES + payload_len
+        ));
+    }
+    if payload.len() > payload_len {
+        return Err(format!("{} bytes after the network", payload.len() - payload_len));
+    }
+    let computed = fnv1a64(&[&bytes[..CHECKSUM_AT], payload]);
+    if computed != checksum {
+        return Err(format!(
+            "checksum mismatch (the file says {checksum:016x}, its bytes give {computed:016x}): the file is damaged"
+        ));
+    }
+    Ok((scale_q16, payload))
 }
 
 pub(super) struct Reader<'a> {

@@ -25,7 +25,7 @@ use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::square::Square;
 
-use super::nnue::{fnv1a64, input, Changes, Reader, HEADER_BYTES, INPUTS, MAGIC, MAX_MEN};
+use super::nnue::{fnv1a64, input, read_payload, Changes, Reader, HEADER_BYTES, INPUTS, MAGIC, MAX_MEN};
 
 /// The architecture id of this layout in the header (the only one of format version 2 so far).
 pub const ARCHITECTURE: u32 = 1;
@@ -46,8 +46,6 @@ const QB_SHIFT: u32 = 6;
 pub const FORMAT_VERSION: u32 = 2;
 /// The payload's bytes: `w1`, `b1` (i16), `w2` (i8), `b2` (i32), `w3` (i16), `b3` (i32).
 pub const PAYLOAD_BYTES: usize = 2 * (FEATURES * L1 + L1) + 2 * L1 * L2 + 4 * L2 + 2 * L2 + 4;
-/// Where the checksum sits in the header: it covers the bytes before it and the payload.
-const CHECKSUM_AT: usize = HEADER_BYTES - 8;
 /// The lanes of the inner loops.
 const LANES: usize = 16;
 
@@ -142,32 +140,7 @@ impl NetworkV2 {
                 "activation and weight scales {qa} and {qb}; this build evaluates {QA} and {QB}"
             ));
         }
-        let scale_q16 = header.i32()?;
-        if scale_q16 <= 0 {
-            return Err(format!("an output scale of {scale_q16}; it must be positive"));
-        }
-        let payload_bytes = header.u64()?;
-        if payload_bytes != PAYLOAD_BYTES as u64 {
-            return Err(format!("a payload of {payload_bytes} bytes; this architecture has {PAYLOAD_BYTES}"));
-        }
-        let checksum = header.u64()?;
-        let payload = &bytes[HEADER_BYTES..];
-        if payload.len() < PAYLOAD_BYTES {
-            return Err(format!(
-                "the network file ends early: {} bytes, the header says {}",
-                bytes.len(),
-                HEADER_BYTES + PAYLOAD_BYTES
-            ));
-        }
-        if payload.len() > PAYLOAD_BYTES {
-            return Err(format!("{} bytes after the network", payload.len() - PAYLOAD_BYTES));
-        }
-        let computed = fnv1a64(&[&bytes[..CHECKSUM_AT], payload]);
-        if computed != checksum {
-            return Err(format!(
-                "checksum mismatch (the file says {checksum:016x}, its bytes give {computed:016x}): the file is damaged"
-            ));
-        }
+        let (scale_q16, payload) = read_payload(&mut header, bytes, PAYLOAD_BYTES)?;
 
         let mut reader = Reader { bytes: payload, at: 0 };
         let mut w1 = vec![Side([0; L1]); FEATURES];
@@ -410,6 +383,7 @@ fn dot(x: &[i16], w: &[i16]) -> i32 {
 pub(crate) mod tests {
     use super::*;
     use crate::rng::SplitMix64;
+    use crate::search::nnue::CHECKSUM_AT;
 
     /// A network of random weights within the ranges a file may have (the trainer's are smaller),
     /// written and read back through the format.
