@@ -42,7 +42,6 @@ numpy, so the trained agent plays without PyTorch. PyTorch (the CPU build) comes
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import math
 import time
@@ -56,7 +55,7 @@ import numpy as np
 import congo
 from congo import learning
 from congo.files import atomic_output, check_outputs
-from congo.mcts import NETWORK_FORMAT, MlpNetwork, Search
+from congo.mcts import MlpNetwork, Search
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -117,25 +116,9 @@ def export(model: torch.nn.Module) -> MlpNetwork:
 
 
 def write_network(network: MlpNetwork, path: Path) -> None:
-    """``network`` to ``path`` whole or not at all, in the format :meth:`MlpNetwork.save` writes
-    (which opens the path itself, so it cannot write into a temporary file of
+    """``network`` to ``path`` whole or not at all (:meth:`MlpNetwork.save` writes through
     :func:`atomic_output`), then read back with :meth:`MlpNetwork.load` as the player reads it."""
-    buffer = io.BytesIO()
-    arrays: dict[str, Any] = {
-        "format": np.array(NETWORK_FORMAT),
-        "version": np.array(1),
-        "perspective": np.array(network.perspective),
-        "policy_weight": network.policy[0],
-        "policy_bias": network.policy[1],
-        "value_weight": network.value[0],
-        "value_bias": network.value[1],
-    }
-    for k, (w, b) in enumerate(network.hidden):
-        arrays[f"hidden_weight_{k}"] = w
-        arrays[f"hidden_bias_{k}"] = b
-    np.savez(buffer, **arrays)
-    with atomic_output(path, "wb") as out:
-        out.write(buffer.getvalue())
+    network.save(path)
     MlpNetwork.load(path)
 
 

@@ -456,6 +456,22 @@ def test_a_network_file_round_trips_and_plays(tmp_path: Path) -> None:
         mcts.MlpNetwork.load(tmp_path / "other.npz")
 
 
+def test_a_save_that_fails_leaves_the_file_that_was_there(tmp_path: Path, monkeypatch: Any) -> None:
+    path = tmp_path / "net.npz"
+    mcts.MlpNetwork.random(hidden=(8,), seed=1).save(path)
+    before = path.read_bytes()
+
+    def savez_then_fail(file: Any, **arrays: Any) -> None:
+        file.write(b"half a network")
+        raise OSError("disk full")
+
+    monkeypatch.setattr(np, "savez", savez_then_fail)
+    with pytest.raises(OSError, match="disk full"):
+        mcts.MlpNetwork.random(hidden=(8,), seed=2).save(path)
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["net.npz"]
+
+
 def test_a_damaged_network_file_is_a_value_error(tmp_path: Path) -> None:
     # A file cut short, a member whose bytes changed, or a header field of the wrong shape is a
     # ValueError naming the file, as load documents, not zipfile's or numpy's own exception.

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Union
 from congo import _core
 from congo._core import DEFAULT_MAX_PLIES, Move, Position
 from congo.board import Board
+from congo.files import atomic_output
 from congo.learning import (
     BOARD_SHAPE,
     NUM_ACTIONS,
@@ -427,7 +428,9 @@ class MlpNetwork:
             raise ValueError(f"{path}: the network file lacks {error}") from None
 
     def save(self, path: str | Path) -> None:
-        """Writes the network file (see the class)."""
+        """Writes the network file (see the class), whole or not at all: a temporary file beside
+        ``path`` renamed into place (:func:`congo.files.atomic_output`), so an interrupted save
+        leaves what was there. Raises ``OSError`` naming the path when it cannot be written."""
         arrays: dict[str, npt.NDArray[Any]] = {
             "format": np.array(NETWORK_FORMAT),
             "version": np.array(1),
@@ -440,7 +443,7 @@ class MlpNetwork:
         for k, (w, b) in enumerate(self.hidden):
             arrays[f"hidden_weight_{k}"] = w
             arrays[f"hidden_bias_{k}"] = b
-        with open(path, "wb") as file:
+        with atomic_output(path, "wb") as file:
             np.savez(file, **arrays)  # type: ignore[arg-type]  # numpy's stub types the keywords poorly
 
     def __call__(
