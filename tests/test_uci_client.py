@@ -433,6 +433,16 @@ def test_lines_are_read_in_blocks_and_bounded() -> None:
     assert _split([b"123", b"456789"], 5) == ["too long: 9"]
 
 
+def test_a_skipped_line_is_said_with_its_size_and_the_bound(caplog: pytest.LogCaptureFixture) -> None:
+    from congo._uci_process import _MAX_LINE, _TooLong
+
+    with caplog.at_level("WARNING", logger="congo.engine"):
+        _TooLong(_MAX_LINE + 7).warn()
+    assert caplog.messages == [
+        f"skipped a line of {_MAX_LINE + 7} bytes from the engine (lines are at most {_MAX_LINE} bytes)"
+    ]
+
+
 def test_an_over_long_line_is_skipped_whole_never_read_as_several() -> None:
     # The engine's line of over 1 MiB has "bestmove e2d3" after its first MiB: a client that cut
     # it into pieces would take that for the answer.

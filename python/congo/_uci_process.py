@@ -48,6 +48,13 @@ class _TooLong:
     def __init__(self, size: int) -> None:
         self.size = size
 
+    def warn(self) -> None:
+        """Says that the line was skipped (both readers of an engine's output, threaded and
+        asyncio, skip such a line and read on)."""
+        LOGGER.warning(
+            "skipped a line of %d bytes from the engine (lines are at most %d bytes)", self.size, _MAX_LINE
+        )
+
 
 class _LineSplitter:
     """Splits a byte stream fed in blocks into lines without their line ends. A line longer than
@@ -290,11 +297,7 @@ class _Connection:
                 self.eof = True
                 raise self.terminated_error(doing)
             if isinstance(line, _TooLong):
-                LOGGER.warning(
-                    "skipped a line of %d bytes from the engine (lines are at most %d bytes)",
-                    line.size,
-                    _MAX_LINE,
-                )
+                line.warn()
                 continue
             if self._debug:
                 LOGGER.debug("%d >> %s", self.process.pid, line)
@@ -559,11 +562,7 @@ class _EngineProcess(asyncio.SubprocessProtocol):
                 self.eof = True
                 raise await self.terminated_error(doing)
             if isinstance(line, _TooLong):
-                LOGGER.warning(
-                    "skipped a line of %d bytes from the engine (lines are at most %d bytes)",
-                    line.size,
-                    _MAX_LINE,
-                )
+                line.warn()
                 continue
             if self._debug:
                 LOGGER.debug("%d >> %s", self.pid, line)
