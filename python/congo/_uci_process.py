@@ -351,6 +351,8 @@ class _EngineProcess(asyncio.SubprocessProtocol):
         self._writing_paused = False
         self._waiter: asyncio.Future[None] | None = None  # a reader waiting for lines
         self._drainer: asyncio.Future[None] | None = None  # a writer waiting for the engine to read
+        self._timer: asyncio.TimerHandle | None = None  # wakes a waiting reader: see _arm
+        self._timer_when = 0.0
         self._debug = False
         self.pid = -1
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
@@ -577,13 +579,31 @@ class _EngineProcess(asyncio.SubprocessProtocol):
         if callable(deadline):  # looked at again soon: it may change (or raise) meanwhile
             remaining = 0.1 if remaining is None else min(remaining, 0.1)
         waiter = self._waiter = self._loop.create_future()
-        timer = None if remaining is None else self._loop.call_later(remaining, _wake, waiter)
+        if remaining is not None:
+            self._arm(remaining)
         try:
             await waiter
         finally:
             self._waiter = None
-            if timer is not None:
-                timer.cancel()
+
+    def _arm(self, remaining: float) -> None:
+        """Makes sure a waiting reader is woken ``remaining`` seconds from now at the latest. One
+        timer serves many waits (scheduling and cancelling one per wait was a good part of a
+        round trip's cost): a timer set for an earlier wait's, earlier deadline only wakes the
+        reader early, to look at its own deadline again and arm the timer anew."""
+        when = self._loop.time() + remaining
+        if self._timer is not None:
+            if self._timer_when <= when:
+                return
+            self._timer.cancel()
+        self._timer_when = when
+        self._timer = self._loop.call_at(when, self._timer_fired)
+
+    def _timer_fired(self) -> None:
+        self._timer = None
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     # -- the end ------------------------------------------------------------------------------
 
@@ -624,6 +644,9 @@ class _EngineProcess(asyncio.SubprocessProtocol):
             await self._wait_exit(5.0)
         self.closed = True
         self._wake_all()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         if self._transport is not None:
             self._transport.close()
 

@@ -212,21 +212,26 @@ negative one would name no line)."""
 def _parse_info(line: str, board: Board) -> InfoDict:
     """An ``info …`` line as an :data:`InfoDict`; what does not parse is left out (and logged)."""
     info: InfoDict = {}
-    tokens = line.split()[1:]
-    i = 0
+    tokens = line.split()
+    i = 1  # after "info"
+    count = len(tokens)
     integers = _INFO_INTEGERS
-    while i < len(tokens):
+    while i < count:
         key = tokens[i]
         i += 1
         try:
             if key in integers:
-                value = _integer(tokens[i])
+                text = tokens[i]
+                # Plain ASCII digits (nearly every number of every info) go to int directly;
+                # anything else gets _integer's checks and its error.
+                value = int(text) if text.isdigit() and text.isascii() else _integer(text)
                 i += 1
                 if key == "multipv" and not 1 <= value <= _MAX_MULTIPV:
                     raise ValueError(f"multipv {value} is not a line from 1 to {_MAX_MULTIPV}")
                 info[key] = value  # type: ignore[literal-required]
             elif key == "time":
-                info["time"] = _integer(tokens[i]) / 1000
+                text = tokens[i]
+                info["time"] = (int(text) if text.isdigit() and text.isascii() else _integer(text)) / 1000
                 i += 1
             elif key == "score":
                 kind, value = tokens[i], _integer(tokens[i + 1])
@@ -238,7 +243,7 @@ def _parse_info(line: str, board: Board) -> InfoDict:
                 else:
                     raise ValueError(f"score {kind}")
                 info["score"] = PovScore(relative, board.turn)
-                while i < len(tokens) and tokens[i] in ("lowerbound", "upperbound"):
+                while i < count and tokens[i] in ("lowerbound", "upperbound"):
                     info[tokens[i]] = True  # type: ignore[literal-required]
                     i += 1
             elif key == "wdl":
@@ -255,12 +260,12 @@ def _parse_info(line: str, board: Board) -> InfoDict:
                     info["currmove"] = move
             elif key == "pv":
                 info["pv"] = _parse_line(board, tokens[i:])
-                i = len(tokens)
+                i = count
             elif key == "string":
                 info["string"] = line.split(None, 2)[2] if len(line.split(None, 2)) > 2 else ""
-                i = len(tokens)
+                i = count
             elif key in ("refutation", "currline"):
-                i = len(tokens)  # moves to the end of the line, not kept
+                i = count  # moves to the end of the line, not kept
         except (IndexError, ValueError) as error:
             LOGGER.warning("ignoring a malformed part of %r: %s", line, error)
     return info
