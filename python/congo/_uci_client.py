@@ -434,9 +434,11 @@ class UciProtocol:
         # read into moves (the rest of every info still is): a flood of infos costs little.
         latest_pv: dict[int, str] = {}
         readline = self._process.readline
+        # Without a consumer of every info, the reader need not wake for each: only for bestmove.
+        wake_on = "bestmove" if on_info is None else None
         while True:
             try:
-                line = await readline(deadline, "during a search")
+                line = await readline(deadline, "during a search", wake_on)
             except TimeoutError:
                 # Give the engine a chance to answer stop; keep it only if it does (otherwise it is
                 # killed): either way the caller learns of the timeout.
@@ -712,6 +714,16 @@ async def _popen_uci(
     return process._transport, engine
 
 
+def _merge_into_lines(lines: list[InfoDict], info: InfoDict) -> None:
+    """Merges an info into what is known of the line it is about (``multipv``, 1 the best; a line
+    not seen yet is added): the ``multipv`` of both analysis results, asyncio and blocking."""
+    if "string" not in info and info:
+        rank = info.get("multipv", 1)
+        while len(lines) < rank:
+            lines.append({})
+        _merge(lines[rank - 1], info)
+
+
 class AsyncAnalysisResult:
     """A running analysis under asyncio (python-chess's ``AnalysisResult``): ``async for info in
     analysis`` gives infos as they arrive; :attr:`info` is the latest merged info of the best line,
@@ -749,11 +761,7 @@ class AsyncAnalysisResult:
         await waiter
 
     def _post(self, info: InfoDict) -> None:
-        if "string" not in info and info:
-            rank = info.get("multipv", 1)
-            while len(self.multipv) < rank:
-                self.multipv.append({})
-            _merge(self.multipv[rank - 1], info)
+        _merge_into_lines(self.multipv, info)
         self._queue.append(info)
         self._wake()
 
@@ -865,11 +873,7 @@ class AnalysisResult:
 
     def _post(self, info: InfoDict) -> None:
         """Takes an info (from the one thread that feeds the analysis)."""
-        if "string" not in info and info:
-            rank = info.get("multipv", 1)
-            while len(self.multipv) < rank:
-                self.multipv.append({})
-            _merge(self.multipv[rank - 1], info)
+        _merge_into_lines(self.multipv, info)
         self._put(info)
 
     def _put(self, item: object) -> None:
