@@ -434,11 +434,9 @@ class UciProtocol:
         # read into moves (the rest of every info still is): a flood of infos costs little.
         latest_pv: dict[int, str] = {}
         readline = self._process.readline
-        # Without a consumer of every info, the reader need not wake for each: only for bestmove.
-        wake_on = "bestmove" if on_info is None else None
         while True:
             try:
-                line = await readline(deadline, "during a search", wake_on)
+                line = await readline(deadline, "during a search")
             except TimeoutError:
                 # Give the engine a chance to answer stop; keep it only if it does (otherwise it is
                 # killed): either way the caller learns of the timeout.
