@@ -24,7 +24,7 @@ from congo.cli._args import (
     positive_int,
 )
 from congo.cli._progress import Progress
-from congo.cli.tournament import add_run_options, run_arguments
+from congo.cli.tournament import add_run_options, endings_line, run_arguments
 
 if TYPE_CHECKING:
     from congo import match
@@ -284,14 +284,10 @@ def _run_match_arguments(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _report(result: match.MatchResult, *, games: int, interrupted: bool, elapsed: float) -> None:
-    terminations: dict[str, int] = {}
-    for game in result.games:
-        name = game.outcome.termination.name.lower()
-        terminations[name] = terminations.get(name, 0) + 1
     if interrupted:
         print(f"interrupted after {result.played} of {games} games")
     print(result.summary())
-    print("endings: " + ", ".join(f"{name} {count}" for name, count in sorted(terminations.items())))
+    print(endings_line(result.games))
     print(f"time {elapsed:.1f} s")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from congo.cli._args import EXIT_INTERRUPTED, EXIT_OK, add_ray, nonnegative_int, positive_int
@@ -13,6 +14,7 @@ from congo.cli._progress import Progress
 
 if TYPE_CHECKING:
     from congo import match, tournament
+    from congo.match import GameRecord
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -79,16 +81,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     return parser
 
 
-def _report(result: tournament.TournamentResult, *, total: int, interrupted: bool, elapsed: float) -> None:
+def endings_line(games: Iterable[GameRecord]) -> str:
+    """The summary's ``endings:`` line: how many games ended each way, by termination name."""
     terminations: dict[str, int] = {}
-    for game in result.games:
+    for game in games:
         name = game.outcome.termination.name.lower()
         terminations[name] = terminations.get(name, 0) + 1
+    return "endings: " + ", ".join(f"{name} {count}" for name, count in sorted(terminations.items()))
+
+
+def _report(result: tournament.TournamentResult, *, total: int, interrupted: bool, elapsed: float) -> None:
     if interrupted:
         print(f"interrupted after {result.played} of {total} games")
     print(result.summary())
-    if terminations:
-        print("endings: " + ", ".join(f"{name} {count}" for name, count in sorted(terminations.items())))
+    if result.games:
+        print(endings_line(result.games))
     print(f"time {elapsed:.1f} s")
 
 
