@@ -11,7 +11,8 @@ The raw pipe writes ``position …`` and ``go depth 1`` and reads, with blocking
 same thread, up to ``bestmove``: the least any client can do; under asyncio, a reader callback on
 the pipe wakes the waiting task once ``bestmove`` is in: the least any asyncio client can do. The
 clients write ``position``, ``isready`` and ``go depth 1`` in one write (the ``isready`` tells a
-rejected position from a search of the old one) and parse every line up to ``bestmove``. Each way
+rejected position from a search of the old one) and parse every line up to ``bestmove``, woken
+only by it (the ``readyok`` and infos before it wait in the queue). Each way
 has its own ``congo uci`` process; the rounds take turns, so that a change of the machine's load
 falls on all of them. The target: the async client within 0.1 ms of the raw pipe.
 

@@ -397,3 +397,122 @@ def test_the_built_in_analysis_takes_simple_engines_default_multipv() -> None:
     # multipv=None is SimpleEngine's default: code that passes it runs on the built-in engine too.
     with congo.Engine(hash_mb=16).analysis(congo.Board(), Limit(depth=2), multipv=None) as analysis:
         assert [info["multipv"] for info in analysis] == [1, 1]
+
+
+# -- what a round trip costs the loop (benches/engine_overhead.py measures it) -------------------
+
+
+def test_the_engines_output_is_read_in_blocks_of_at_most_64_kib(monkeypatch: pytest.MonkeyPatch) -> None:
+    # asyncio asks for 256 KiB a read: a buffer that the C library maps and unmaps for every read,
+    # however little the pipe holds.
+    import os
+
+    from congo import _uci_process
+
+    asked: list[tuple[int, int]] = []
+    read = os.read
+
+    def record(fd: int, size: int) -> bytes:
+        asked.append((fd, size))
+        return read(fd, size)
+
+    board = congo.Board()
+
+    async def main() -> None:
+        # Over 1 MiB in one line before each bestmove: as fast as the pipe can carry it.
+        transport, engine = await popen_uci([*FOREIGN, "--mode", "longline"], timeout=60)
+        pipe = transport.get_pipe_transport(1)
+        assert pipe is not None
+        output = pipe.get_extra_info("pipe").fileno()
+        monkeypatch.setattr(os, "read", record)
+        try:
+            assert (await engine.play(board, Limit(time=0.05))).move == board.parse_uci("a1c3")
+        finally:
+            monkeypatch.undo()
+            await engine.quit()
+        sizes = [size for fd, size in asked if fd == output]
+        assert len(sizes) >= 16  # a megabyte came through
+        assert max(sizes) <= _uci_process._READ_CHUNK
+
+    run(main)
+
+
+def test_output_goes_to_the_client_without_a_turn_of_the_loop_between() -> None:
+    from congo import _uci_process
+
+    async def main() -> None:
+        transport, engine = await popen_uci(FOREIGN, timeout=60)
+        try:
+            for fd in (1, 2):
+                pipe = transport.get_pipe_transport(fd)
+                assert pipe is not None
+                assert isinstance(pipe.get_protocol(), _uci_process._DirectReader)
+            await engine.ping()
+        finally:
+            await engine.quit()
+
+    run(main)
+
+
+def test_a_search_without_an_info_consumer_wakes_only_for_its_bestmove(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The foreign engine writes a block of infos every 10 ms for half a second: analyse and play
+    # need none of them before the bestmove, nor the readyok before them.
+    from congo import _uci_process
+
+    waits: list[int] = [0]  # [the handshake's, then one count a call]
+    wait_lines = _uci_process._EngineProcess._wait_lines
+
+    async def count(self: Any, *args: Any) -> None:
+        waits[-1] += 1
+        await wait_lines(self, *args)
+
+    monkeypatch.setattr(_uci_process._EngineProcess, "_wait_lines", count)
+    board = congo.Board()
+
+    async def main() -> None:
+        _, engine = await popen_uci([*FOREIGN, "--think", "0.5"], timeout=60)
+        try:
+            waits.append(0)
+            info = await engine.analyse(board, Limit(depth=99))
+            assert info["depth"] >= 5
+            assert info["pv"][0] == board.parse_uci("a1c3")
+            waits.append(0)
+            assert (await engine.play(board, Limit(depth=99))).move == board.parse_uci("a1c3")
+            # An analysis's consumer gets every info as it comes: it is woken for each.
+            waits.append(0)
+            depths = [
+                info["depth"]
+                async for info in await engine.analysis(board, Limit(depth=99))
+                if "depth" in info
+            ]
+            assert len(depths) >= 5
+        finally:
+            await engine.quit()
+
+    run(main)
+    _, analyse_waits, play_waits, analysis_waits = waits
+    assert analyse_waits <= 2
+    assert play_waits <= 2
+    assert analysis_waits > 2
+
+
+def test_a_rejected_position_still_ends_a_search_at_once() -> None:
+    # The readyok is read only at the bestmove; an error before it wakes the wait all the same.
+    board = congo.Board()
+    board.push_uci("a1c3")
+
+    async def main() -> None:
+        # A search of ten minutes: only the error can end this call before the bound of run().
+        _, engine = await popen_uci([*FOREIGN, "--mode", "reject", "--think", "600"], timeout=60)
+        try:
+            with pytest.raises(congo.engine.EngineError, match="rejected the position"):
+                await engine.analyse(board, Limit(depth=99))
+            with pytest.raises(congo.engine.EngineError, match="rejected the position"):
+                await engine.play(board, Limit(depth=99))
+            await engine.ping()
+        finally:
+            await engine.quit()
+
+    run(main)

@@ -148,6 +148,16 @@ def _log_engine_string(text: str) -> None:
 # -- the session, under asyncio -------------------------------------------------------------------
 
 
+def _wakes_search(line: str) -> bool:
+    """The lines that end a wait of :meth:`UciProtocol._collect` without an info consumer."""
+    return line.startswith("bestmove") or (line.startswith("info string") and _is_error(line))
+
+
+def _wakes_ready(line: str) -> bool:
+    """The lines that end a wait for the search's ``readyok``."""
+    return line == "readyok" or (line.startswith("info string") and _is_error(line))
+
+
 class UciProtocol:
     """An engine speaking the protocol of ``docs/protocol.md``, driven with asyncio (python-chess's
     ``chess.engine.UciProtocol``). Made by :func:`popen_uci`; every command is a coroutine.
@@ -373,7 +383,12 @@ class UciProtocol:
         game: object,
         options: Mapping[str, OptionValue],
         infinite: bool = False,
-    ) -> None:
+        read_ready: bool = True,
+    ) -> float | None:
+        """Sends the position and ``go`` (options first, if any). With ``read_ready``, reads up to
+        the search's ``readyok`` (raising if the engine rejected the position); otherwise the
+        caller's :meth:`_collect` reads it, and this returns when it must have come (the
+        ``ready_deadline`` to give it)."""
         if not isinstance(board, Board):
             raise TypeError(f"board must be a congo.Board, got {type(board).__name__}")
         roots = None if root_moves is None else list(root_moves)
@@ -401,10 +416,13 @@ class UciProtocol:
         self._owed_ready += 1
         self._searching, self._stop_sent = True, False
         await self._process.send("\n".join(commands), self._deadline())
+        if not read_ready:
+            return self._deadline()
         errors = await self._read_ready(self._deadline())
         if errors:
             await self._resync()
             raise EngineError(f"the engine rejected the position: {'; '.join(errors)}")
+        return None
 
     def _search_deadline(
         self, board: Board, limit: Limit | None, timeout: float | _Unset | None
@@ -423,20 +441,66 @@ class UciProtocol:
             return None if self.search_timeout is None else time.monotonic() + self.search_timeout
         return self._deadline(max(0.0, min(budgets)))
 
+    async def _read_ready_in_search(self, deadline: Deadline, ready_deadline: float | None) -> None:
+        """The search's ``readyok``, read at the start of :meth:`_collect`: as :meth:`_read_ready`,
+        but the wait is not woken by the ``readyok`` (a block of its own, usually) and the engine
+        has until the earlier of both deadlines (``deadline`` is a number here: analyse and play
+        give one)."""
+        assert not callable(deadline)
+        given = [limit for limit in (deadline, ready_deadline) if limit is not None]
+        until = min(given) if given else None
+        errors: list[str] = []
+        readline = self._process.readline
+        while True:
+            try:
+                # Woken by the bestmove that follows (or an error, or the end), not by the
+                # readyok itself; once an error came, by the readyok that decides about it.
+                line = await readline(until, "waiting for readyok", _wakes_ready if errors else _wakes_search)
+            except EngineTimeoutError as error:
+                if until != ready_deadline:  # the search's own deadline: as in the search
+                    with contextlib.suppress(EngineError):
+                        await self._resync()
+                    raise
+                await self._process.aclose()
+                raise EngineTimeoutError(f"{error}; it was killed") from None
+            if line == "readyok":
+                self._owed_ready -= 1
+                break
+            if _is_error(line):
+                _add_error(errors, line)
+            elif line.startswith("info string"):
+                _log_engine_string(line[len("info string") :].strip())
+        if errors:
+            await self._resync()
+            raise EngineError(f"the engine rejected the position: {'; '.join(errors)}")
+
     async def _collect(
-        self, board: Board, deadline: Deadline, on_info: Callable[[InfoDict], object] | None = None
+        self,
+        board: Board,
+        deadline: Deadline,
+        on_info: Callable[[InfoDict], object] | None = None,
+        ready_deadline: float | _Unset | None = _UNSET,
     ) -> tuple[BestMove, dict[int, InfoDict]]:
         """Reads a search's output up to its ``bestmove``: the latest info of every line. Raises
-        :class:`EngineError` at the ``bestmove`` if the engine reported an error during the search."""
+        :class:`EngineError` at the ``bestmove`` if the engine reported an error during the search.
+
+        ``ready_deadline`` (from :meth:`_start_search` without ``read_ready``): the search's
+        ``readyok`` is read here first, by then (:meth:`_read_ready`'s checks: an error before it
+        means a rejected position, no answer kills the engine). Without ``on_info`` nothing before
+        the ``bestmove`` needs an answer, so only it, an error or the end wakes the wait: a
+        ``readyok`` and infos in blocks of their own cost no turn of the loop."""
+        if ready_deadline is not _UNSET:
+            await self._read_ready_in_search(deadline, ready_deadline)
         lines: dict[int, InfoDict] = {}
         errors: list[str] = []
         # Without a consumer of every info, only the last principal variation of each line is
         # read into moves (the rest of every info still is): a flood of infos costs little.
         latest_pv: dict[int, str] = {}
         readline = self._process.readline
+        wake = _wakes_search if on_info is None else None
         while True:
             try:
-                line = await readline(deadline, "during a search")
+                line = await readline(deadline, "during a search", wake)
             except TimeoutError:
                 # Give the engine a chance to answer stop; keep it only if it does (otherwise it is
                 # killed): either way the caller learns of the timeout.
@@ -517,10 +581,18 @@ class UciProtocol:
         _check_timeout("timeout", timeout)
         await self._acquire()
         try:
-            await self._start_search(
-                board, limit, multipv=None, root_moves=root_moves, game=game, options=options or {}
+            ready_deadline = await self._start_search(
+                board,
+                limit,
+                multipv=None,
+                root_moves=root_moves,
+                game=game,
+                options=options or {},
+                read_ready=False,
             )
-            best, lines = await self._collect(board, self._search_deadline(board, limit, timeout))
+            best, lines = await self._collect(
+                board, self._search_deadline(board, limit, timeout), ready_deadline=ready_deadline
+            )
             if ponder and best.move is not None and best.ponder is not None:
                 after = board.copy()
                 after.push(best.move)
@@ -553,10 +625,18 @@ class UciProtocol:
         _check_timeout("timeout", timeout)
         await self._acquire()
         try:
-            await self._start_search(
-                board, limit, multipv=multipv, root_moves=root_moves, game=game, options=options or {}
+            ready_deadline = await self._start_search(
+                board,
+                limit,
+                multipv=multipv,
+                root_moves=root_moves,
+                game=game,
+                options=options or {},
+                read_ready=False,
             )
-            _, lines = await self._collect(board, self._search_deadline(board, limit, timeout))
+            _, lines = await self._collect(
+                board, self._search_deadline(board, limit, timeout), ready_deadline=ready_deadline
+            )
             ranked = [lines[rank] for rank in sorted(lines)]
             if multipv is None:
                 return ranked[0] if ranked else {}

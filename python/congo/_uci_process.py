@@ -36,6 +36,10 @@ _MAX_LINE = 1 << 20
 _READ_CHUNK = 1 << 16
 """Bytes asked for by each read of the engine's output."""
 
+_WAKE_PENDING = 1 << 20
+"""Bytes waiting that wake a reader whatever lines it waits for (:meth:`_EngineProcess.readline`'s
+``wake``): a long search's infos are taken a megabyte at a time, not all at its end."""
+
 _MAX_PENDING = 16 << 20
 """About how many bytes of the engine's output may wait to be taken before its reader waits."""
 
@@ -326,6 +330,40 @@ def _close_connection(connection: _Connection) -> None:
         connection.kill()
 
 
+class _DirectReader(asyncio.Protocol):
+    """Hands an output pipe's data to :meth:`_EngineProcess.pipe_data_received` in the read's own
+    callback. asyncio's subprocess transport passes every read on with ``call_soon``: one more
+    turn of the loop for each block of output, a third of a short round trip's turns. The
+    pipe's end still goes through the subprocess transport (which learns from it that the pipe
+    is closed, after any data, as before)."""
+
+    def __init__(self, process: _EngineProcess, fd: int, inner: asyncio.BaseProtocol) -> None:
+        self._process = process
+        self._fd = fd
+        self._inner = inner
+
+    @classmethod
+    def install(cls, process: _EngineProcess, fd: int, pipe: asyncio.BaseTransport | None) -> None:
+        """Puts a direct reader on ``pipe`` if its transport allows it (asyncio's and uvloop's
+        do); otherwise the data comes the long way."""
+        try:
+            inner = pipe.get_protocol() if pipe is not None else None
+            if inner is None or not hasattr(inner, "data_received"):
+                return
+            pipe.set_protocol(cls(process, fd, inner))  # type: ignore[union-attr]
+        except (AttributeError, NotImplementedError):
+            return
+
+    def data_received(self, data: bytes) -> None:
+        self._process.pipe_data_received(self._fd, data)
+
+    def eof_received(self) -> bool | None:
+        return cast(asyncio.Protocol, self._inner).eof_received()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._inner.connection_lost(exc)
+
+
 class _EngineProcess(asyncio.SubprocessProtocol):
     """The engine process under asyncio, for :class:`congo._uci_client.UciProtocol`: its output
     split into bounded lines as it arrives (reading pauses while :data:`_MAX_PENDING` bytes wait to
@@ -350,10 +388,10 @@ class _EngineProcess(asyncio.SubprocessProtocol):
         self._reading_paused = False
         self._writing_paused = False
         self._waiter: asyncio.Future[None] | None = None  # a reader waiting for lines
+        self._wake: Callable[[str], bool] | None = None  # the lines it waits for (None: any)
         self._drainer: asyncio.Future[None] | None = None  # a writer waiting for the engine to read
         self._timer: asyncio.TimerHandle | None = None  # wakes a waiting reader: see _arm
         self._timer_when = 0.0
-        self._debug = False
         self.pid = -1
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         self.eof = False  # the reader came to the end of the output
@@ -400,6 +438,16 @@ class _EngineProcess(asyncio.SubprocessProtocol):
         # Paused whenever a byte waits: a write is done once the engine has taken all of it.
         stdin.set_write_buffer_limits(high=0)
         self._stdin, self._stdout = stdin, stdout
+        # asyncio's pipe transports read up to 256 KiB a call: a buffer that size is mapped and
+        # unmapped by the C library for every read (above its mmap threshold), a good third of
+        # a short round trip's cost (benches/engine_overhead.py). The engine's output comes in
+        # lines; reads of _READ_CHUNK, as the threaded reader's, come from the heap.
+        for fd in (1, 2):
+            reader = transport.get_pipe_transport(fd)
+            if getattr(reader, "max_size", 0) > _READ_CHUNK:
+                with contextlib.suppress(AttributeError):  # a loop whose transports fix it
+                    reader.max_size = _READ_CHUNK  # type: ignore[union-attr]
+            _DirectReader.install(self, fd, reader)
 
     def pipe_data_received(self, fd: int, data: bytes) -> None:
         if fd == 2:
@@ -415,7 +463,7 @@ class _EngineProcess(asyncio.SubprocessProtocol):
                 lines = [line[:-1] if line.endswith("\r") else line for line in lines]
             self._lines.extend(lines)
             self._pending += sum(map(len, lines)) + 64 * len(lines)
-            self._taken()
+            self._taken(lines)
             return
         batch = self._splitter.feed(data)
         if batch:
@@ -448,20 +496,35 @@ class _EngineProcess(asyncio.SubprocessProtocol):
         self._wake_drainer()
 
     def _take(self, batch: Sequence[bytes | _TooLong | None]) -> None:
+        lines: list[_Line] = []
         for raw in batch:
             line: _Line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-            self._lines.append(line)
+            lines.append(line)
             self._pending += len(line) + 64 if isinstance(line, str) else 64
-        self._taken()
+        self._lines.extend(lines)
+        self._taken(lines)
 
-    def _taken(self) -> None:
-        """After lines were queued: reading pauses if too many wait; a waiting reader wakes."""
+    def _taken(self, lines: Sequence[_Line]) -> None:
+        """After ``lines`` were queued: reading pauses if too many wait; a waiting reader wakes,
+        unless it waits for lines its :meth:`readline` named (``wake``) and these are none of them
+        (then the lines wait in the queue for it: one turn of the loop saved)."""
         if self._pending >= _MAX_PENDING and not self._reading_paused and self._stdout is not None:
             self._reading_paused = True
             with contextlib.suppress(RuntimeError):
                 self._stdout.pause_reading()
+        if LOGGER.isEnabledFor(logging.DEBUG):  # as they come: a waiting reader may take them later
+            for line in lines:
+                if isinstance(line, str):
+                    LOGGER.debug("%d >> %s", self.pid, line)
         waiter = self._waiter
-        if waiter is not None and not waiter.done():
+        if waiter is None or waiter.done():
+            return
+        wake = self._wake
+        if (
+            wake is None
+            or self._pending >= _WAKE_PENDING
+            or any(not isinstance(line, str) or wake(line) for line in lines)
+        ):
             waiter.set_result(None)
 
     def _keep_stderr(self, batch: list[bytes | _TooLong]) -> None:
@@ -541,19 +604,25 @@ class _EngineProcess(asyncio.SubprocessProtocol):
         if self.broken_input or self.closed:
             raise await self.terminated_error("while a command was sent")
 
-    async def readline(self, deadline: Deadline, doing: str) -> str:
+    async def readline(
+        self, deadline: Deadline, doing: str, wake: Callable[[str], bool] | None = None
+    ) -> str:
         """The next line, waiting until ``deadline`` (a ``time.monotonic()`` value, or a function
         giving it, looked at again at least every tenth of a second while waiting) at most. A line
-        longer than :data:`_MAX_LINE` is skipped whole (and logged)."""
+        longer than :data:`_MAX_LINE` is skipped whole (and logged).
+
+        ``wake``: while this call waits, only a line for which it is true (or the end, or
+        :data:`_WAKE_PENDING` bytes waiting) wakes it; the lines before are returned all the same,
+        in order, from the queue. For a reader that needs nothing before a certain line: every
+        block of output before it then costs no turn of the loop."""
         lines = self._lines
         while True:
             if not lines:
                 if self.eof or self.closed:
                     raise await self.terminated_error(doing)
-                await self._wait_lines(deadline, doing)
+                await self._wait_lines(deadline, doing, wake)
                 if not lines:
                     continue
-                self._debug = LOGGER.isEnabledFor(logging.DEBUG)  # once a wait: floods are cheap
             line = lines.popleft()
             self._pending -= len(line) + 64 if isinstance(line, str) else 64
             if self._reading_paused and self._pending < _MAX_PENDING // 2 and self._stdout is not None:
@@ -566,12 +635,11 @@ class _EngineProcess(asyncio.SubprocessProtocol):
             if isinstance(line, _TooLong):
                 line.warn()
                 continue
-            if self._debug:
-                LOGGER.debug("%d >> %s", self.pid, line)
             return line
 
-    async def _wait_lines(self, deadline: Deadline, doing: str) -> None:
-        """Waits for a line, the end, a kill or the deadline (:class:`EngineTimeoutError`)."""
+    async def _wait_lines(self, deadline: Deadline, doing: str, wake: Callable[[str], bool] | None) -> None:
+        """Waits for a line (one for which ``wake`` is true, if given), the end, a kill or the
+        deadline (:class:`EngineTimeoutError`)."""
         limit = deadline() if callable(deadline) else deadline
         remaining = None if limit is None else limit - time.monotonic()
         if remaining is not None and remaining <= 0:
@@ -579,12 +647,14 @@ class _EngineProcess(asyncio.SubprocessProtocol):
         if callable(deadline):  # looked at again soon: it may change (or raise) meanwhile
             remaining = 0.1 if remaining is None else min(remaining, 0.1)
         waiter = self._waiter = self._loop.create_future()
+        self._wake = wake
         if remaining is not None:
             self._arm(remaining)
         try:
             await waiter
         finally:
             self._waiter = None
+            self._wake = None
 
     def _arm(self, remaining: float) -> None:
         """Makes sure a waiting reader is woken ``remaining`` seconds from now at the latest. One
