@@ -504,6 +504,72 @@ def test_an_mcts_player_plays_a_match(tmp_path: Path) -> None:
     assert move in board.legal_moves
 
 
+class _Counting:
+    """A network that counts the leaves it is asked about (one a simulation)."""
+
+    def __init__(self, network: Any) -> None:
+        self.network = network
+        self.perspective = network.perspective
+        self.leaves = 0
+
+    def __call__(self, planes: Any, masks: Any) -> Any:
+        self.leaves += len(planes)
+        return self.network(planes, masks)
+
+
+@pytest.mark.parametrize("gumbel", [False, True], ids=["puct", "gumbel"])
+def test_the_mcts_player_keeps_to_its_clock(gumbel: bool) -> None:
+    from congo.engine import Limit
+
+    network = _Counting(mcts.MlpNetwork.random(hidden=(16,), seed=0))
+    player = mcts.MctsPlayer(network, sims=1_000_000, gumbel=gumbel, seed=1)  # type: ignore[arg-type]
+    board = congo.Board()
+    # Half a second in sudden death: less than the 30 ms kept back once shared over 30 moves, so
+    # the search stops after its first slice, where a million simulations would take minutes.
+    for limit in (Limit(white_clock=0.5, black_clock=0.5), Limit(white_clock=0.5, white_inc=0.0)):
+        network.leaves = 0
+        assert player.play(board, limit).move in board.legal_moves
+        assert 1 <= network.leaves <= 1 + 8  # the root, then a leaf a simulation at most
+    # Without a clock it searches all of its simulations.
+    network.leaves = 0
+    slow = mcts.MctsPlayer(network, sims=300, gumbel=gumbel, seed=1)  # type: ignore[arg-type]
+    assert slow.play(board, None).move in board.legal_moves
+    assert 250 <= network.leaves <= 1 + 300
+
+
+def test_the_mcts_players_share_of_a_clock() -> None:
+    from congo.engine import Limit
+    from congo.mcts import _move_budget
+
+    assert _move_budget(Limit(), True) is None
+    assert _move_budget(Limit(time=0.25), False) == 0.25
+    # A thirtieth of the time left, most of the increment, 30 ms back; at most 40 % of the clock.
+    assert _move_budget(Limit(white_clock=60, white_inc=1), True) == pytest.approx(2 + 0.8 - 0.03)
+    assert _move_budget(Limit(black_clock=10, remaining_moves=5), False) == pytest.approx(2 - 0.03)
+    assert _move_budget(Limit(black_clock=1, black_inc=5), False) == pytest.approx(0.4 - 0.03)
+    assert _move_budget(Limit(white_clock=-3), True) == 0.0  # a fallen flag
+    assert _move_budget(Limit(white_clock=60, time=0.5), True) == 0.5
+    assert _move_budget(Limit(black_clock=60), True) is None  # only the side to move's clock
+
+
+def test_the_committed_alphazero_network_beats_alphabeta_depth_1() -> None:
+    # benches/results/alphazero-network.npz: the two-hour run of examples/alphazero.py
+    # (benches/results/alphazero.txt), which beat alphabeta:depth=1 100-0 at 200 simulations a
+    # move, where an untrained network scores about one game in ten.
+    from congo import match
+
+    net = Path(__file__).resolve().parent.parent / "benches" / "results" / "alphazero-network.npz"
+    network = mcts.MlpNetwork.load(net)
+    assert [w.shape for w, _ in network.hidden] == [(1127, 256), (256, 256)]
+    result = match.run_match(
+        match.parse_player(f"mcts:net={net},sims=200"),
+        match.parse_player("alphabeta:depth=1"),
+        games=2,
+        seed=1,
+    )
+    assert result.wins == 2
+
+
 @pytest.mark.parametrize(
     ("spec", "match_text"),
     [

@@ -21,6 +21,7 @@ Needs numpy (``pip install 'congo-chess[numpy]'``).
 from __future__ import annotations
 
 import secrets
+import time
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Union
 from congo import _core
 from congo._core import DEFAULT_MAX_PLIES, Move, Position
 from congo.board import Board
+from congo.engine import Limit, PlayResult
 from congo.files import atomic_output
 from congo.learning import (
     BOARD_SHAPE,
@@ -488,7 +490,19 @@ class MctsPlayer(Player):
         self._moves = 0
 
     def choose(self, board: Board) -> Move:
-        """The move for ``board`` (the game is not over)."""
+        """The move for ``board`` (the game is not over): ``sims`` simulations a decision."""
+        return self._choose(board, None)
+
+    def play(self, board: Board, limit: Limit | None) -> PlayResult:
+        """:meth:`choose`'s move, but on a clock (``limit``, in timed games) the search of the
+        move stops early once it has spent its share of the side to move's time
+        (its ``time``, or its time left over the moves to the next control, 30 in sudden death,
+        plus most of its increment; at most 40 % of what is left), after 8 simulations a decision
+        at least. Without a clock, the same as :meth:`choose`."""
+        budget = None if limit is None else _move_budget(limit, board.turn)
+        return PlayResult(self._choose(board, None if budget is None else time.monotonic() + budget))
+
+    def _choose(self, board: Board, deadline: float | None) -> Move:
         game = _game_of(board, 0)
         tree = Search(
             [game],
@@ -499,7 +513,57 @@ class MctsPlayer(Player):
         )
         self._moves += 1
         while True:
-            [result] = tree.run(self.network, self.sims)
+            if deadline is None:
+                [result] = tree.run(self.network, self.sims)
+            else:
+                result = self._run_until(tree, deadline)
             if game.apply(result.game_action):
                 return game.move_stack()[-1]
             tree.advance(result.best_action)
+
+    def _run_until(self, tree: Search, deadline: float) -> SearchResult:
+        """One decision's search on a clock: ``sims`` simulations or fewer, in slices between
+        which the clock is looked at. A Gumbel search runs its first :data:`_CLOCK_FIRST` to
+        measure its speed and then the rest as one sequential halving sized to the time left (a
+        halving is over one run's simulations: slices would make each a halving of its own)."""
+        started = time.monotonic()
+        done = 0
+        while True:
+            if not done:
+                step = _CLOCK_FIRST
+            elif self.gumbel:
+                rate = done / max(time.monotonic() - started, 1e-6)
+                step = int(rate * (deadline - time.monotonic()))
+            else:
+                step = _CLOCK_SLICE
+            step = max(1, min(step, self.sims - done))
+            [result] = tree.run(self.network, step)
+            done += step
+            if done >= self.sims or time.monotonic() >= deadline:
+                return result
+
+
+_CLOCK_FIRST = 8
+"""Simulations of a decision before :class:`MctsPlayer` looks at its clock: a move, however short
+of time, is chosen by a search."""
+
+_CLOCK_SLICE = 32
+"""Simulations between two looks at the clock."""
+
+_MOVES_TO_GO = 30
+"""How many moves a sudden-death clock is shared over (:func:`_move_budget`)."""
+
+
+def _move_budget(limit: Limit, turn: bool) -> float | None:
+    """Seconds the side to move (``turn``, ``True`` for White) may spend on this move under
+    ``limit``: its ``time`` if given, and on a clock its time left over the moves to the next
+    control (or 30 in sudden death) plus most of its increment, never more than 40 % of what is
+    left, less 30 ms for what lies outside the search. ``None`` without either."""
+    budgets = [] if limit.time is None else [float(limit.time)]
+    clock = limit.white_clock if turn else limit.black_clock
+    if clock is not None:
+        left = max(0.0, float(clock))
+        increment = float((limit.white_inc if turn else limit.black_inc) or 0.0)
+        moves = limit.remaining_moves or _MOVES_TO_GO
+        budgets.append(max(0.0, min(left / moves + 0.8 * increment, 0.4 * left) - 0.03))
+    return min(budgets) if budgets else None
