@@ -534,6 +534,30 @@ class UciProtocol:
             elif line.strip():
                 LOGGER.warning("ignoring unexpected output during a search: %r", line)
 
+    async def _search(
+        self,
+        board: Board,
+        limit: Limit,
+        multipv: int | None,
+        root_moves: Iterable[Move] | None,
+        game: object,
+        options: Mapping[str, OptionValue] | None,
+        timeout: float | _Unset | None,
+    ) -> tuple[BestMove, dict[int, InfoDict]]:
+        """One search to its ``bestmove``, for :meth:`play` and :meth:`analyse` (the lock held):
+        its ``readyok`` is read with its output (see :meth:`_collect`)."""
+        ready_deadline = await self._start_search(
+            board,
+            limit,
+            multipv=multipv,
+            root_moves=root_moves,
+            game=game,
+            options=options or {},
+            read_ready=False,
+        )
+        deadline = self._search_deadline(board, limit, timeout)
+        return await self._collect(board, deadline, ready_deadline=ready_deadline)
+
     @staticmethod
     def _bestmove(line: str, board: Board) -> BestMove:
         tokens = line.split()
@@ -581,18 +605,7 @@ class UciProtocol:
         _check_timeout("timeout", timeout)
         await self._acquire()
         try:
-            ready_deadline = await self._start_search(
-                board,
-                limit,
-                multipv=None,
-                root_moves=root_moves,
-                game=game,
-                options=options or {},
-                read_ready=False,
-            )
-            best, lines = await self._collect(
-                board, self._search_deadline(board, limit, timeout), ready_deadline=ready_deadline
-            )
+            best, lines = await self._search(board, limit, None, root_moves, game, options, timeout)
             if ponder and best.move is not None and best.ponder is not None:
                 after = board.copy()
                 after.push(best.move)
@@ -625,18 +638,7 @@ class UciProtocol:
         _check_timeout("timeout", timeout)
         await self._acquire()
         try:
-            ready_deadline = await self._start_search(
-                board,
-                limit,
-                multipv=multipv,
-                root_moves=root_moves,
-                game=game,
-                options=options or {},
-                read_ready=False,
-            )
-            _, lines = await self._collect(
-                board, self._search_deadline(board, limit, timeout), ready_deadline=ready_deadline
-            )
+            _, lines = await self._search(board, limit, multipv, root_moves, game, options, timeout)
             ranked = [lines[rank] for rank in sorted(lines)]
             if multipv is None:
                 return ranked[0] if ranked else {}
