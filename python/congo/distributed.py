@@ -31,6 +31,7 @@ import itertools
 import os
 import sys
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Generic, TypeVar
@@ -286,7 +287,13 @@ def _import_ray() -> Any:
 
 
 class _RayWorker:
-    """The body of a Ray actor: the state, made once, and the task run on it."""
+    """The body of a Ray actor: the state, made once, and the task run on it.
+
+    Each :meth:`~WorkerPool.imap` is an *epoch*; leaving it early marks its epoch abandoned here,
+    and the actor then skips that epoch's queued chunks instead of running them. Ray's own
+    ``ray.cancel`` is not used for this: cancelling queued calls to an actor leaves gaps in the
+    sequence numbers its ordered queue waits on, and on a loaded machine the queue times out on
+    them (after 30 s) and fails every later call, the pool's ``stop`` included."""
 
     def __init__(
         self, factory: Callable[[], Any], task: Callable[[Any, Any], Any], stop: Any, finish: Any = None
@@ -295,16 +302,47 @@ class _RayWorker:
         self._task = task
         self._stop = stop
         self._finish = finish
+        self._lock = threading.Lock()
+        self._abandoned: set[int] = set()
+        self._all_abandoned = False
+        self._running: int | None = None  # the epoch of the item running now
 
     def ready(self) -> bool:
         return True
 
-    def run(self, chunk: list[Any]) -> list[Any]:
-        return [self._task(self._state, item) for item in chunk]
+    def _dropped(self, epoch: int) -> bool:
+        return self._all_abandoned or epoch in self._abandoned
 
-    def stop(self) -> None:
-        if self._stop is not None:
-            self._stop(self._state)
+    def run(self, chunk: list[Any], epoch: int) -> list[Any]:
+        results: list[Any] = []
+        for item in chunk:
+            with self._lock:
+                if self._dropped(epoch):  # its imap was left: start nothing more of it
+                    return results
+                self._running = epoch
+            try:
+                results.append(self._task(self._state, item))
+            finally:
+                with self._lock:
+                    self._running = None
+        return results
+
+    def stop(self, epoch: int | None) -> None:
+        """Abandons ``epoch`` (every epoch when None) and returns once its running item ended."""
+        with self._lock:
+            if epoch is None:
+                self._all_abandoned = True
+            else:
+                self._abandoned.add(epoch)
+        # A search that starts just after a stop request would miss it: ask again until it ended.
+        while True:
+            with self._lock:
+                running = self._running
+            if running is None or not self._dropped(running):
+                return
+            if self._stop is not None:
+                self._stop(self._state)
+            time.sleep(_STOP_POLL)
 
     def finish(self) -> None:
         _finish_all(self._finish, [self._state])
@@ -378,6 +416,7 @@ class RayPool(WorkerPool[S, T, R]):
         self._actors = [remote.remote(factory, task, stop, finish) for _ in range(self.workers)]
         self._finishes = finish is not None
         ray.get([actor.ready.remote() for actor in self._actors])
+        self._epochs = itertools.count()
         self._closed = False
 
     def _start(
@@ -387,11 +426,12 @@ class RayPool(WorkerPool[S, T, R]):
             raise RuntimeError("this pool is closed")
         ray = self._ray
         turn = itertools.count()
+        epoch = next(self._epochs)
 
         def submit(chunk: list[T]) -> Any:
             # Round-robin: each actor runs its calls in the order they arrive, so a chunk waits only
             # for those sent to its actor before it.
-            return self._actors[next(turn) % len(self._actors)].run.remote(chunk)
+            return self._actors[next(turn) % len(self._actors)].run.remote(chunk, epoch)
 
         def collect(ref: Any) -> list[R]:
             try:
@@ -403,9 +443,10 @@ class RayPool(WorkerPool[S, T, R]):
             return results
 
         def abandon(refs: list[Any]) -> None:
-            for ref in refs:
-                ray.cancel(ref)
-            ray.get([actor.stop.remote() for actor in self._actors])
+            # The pending calls are not cancelled (see _RayWorker): each actor skips them once told
+            # this epoch is abandoned, and its running item is stopped before this returns.
+            del refs
+            ray.get([actor.stop.remote(epoch) for actor in self._actors])
 
         return submit, collect, abandon
 
@@ -419,7 +460,7 @@ class RayPool(WorkerPool[S, T, R]):
                     # would not end what its state started (an engine in its own process group).
                     # An actor that does not answer in time is killed all the same.
                     with contextlib.suppress(ray.exceptions.GetTimeoutError):
-                        ray.get([actor.stop.remote() for actor in self._actors], timeout=_FINISH_TIMEOUT)
+                        ray.get([actor.stop.remote(None) for actor in self._actors], timeout=_FINISH_TIMEOUT)
                         ray.get([actor.finish.remote() for actor in self._actors], timeout=_FINISH_TIMEOUT)
             finally:
                 for actor in self._actors:
