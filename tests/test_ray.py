@@ -6,8 +6,9 @@ from __future__ import annotations
 import io
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -124,11 +125,12 @@ def test_leaving_a_loop_on_ray_drops_its_queued_items_without_ray_cancel(
     cancelled: list[object] = []
     monkeypatch.setattr(ray, "cancel", lambda ref, **kwargs: cancelled.append(ref))
     with open_pool(Gate, gated_task, ray=cluster, stop=release) as pool:
-        results = pool.imap(range(20), window=20)
+        results = cast(Generator[object, None, None], pool.imap(range(20), window=20))
         assert next(results) == 0
         results.close()  # returns once the running items were stopped
         # Round-robin: the first query goes to the actor that ran item 0, the second to the other.
-        started = sorted(item for items in pool.imap(["started", "started"]) for item in items)
+        queries = cast(Iterator[list[int]], pool.imap(["started", "started"]))
+        started = sorted(item for items in queries for item in items)
     assert cancelled == []
     # Item 0, and at most the item each actor was running when the loop was left.
     assert started[0] == 0
@@ -138,7 +140,7 @@ def test_leaving_a_loop_on_ray_drops_its_queued_items_without_ray_cancel(
 def test_leaving_one_loop_on_ray_leaves_another_running_on_the_same_pool(cluster: str) -> None:
     with open_pool(Counter, count_task, ray=cluster) as pool:
         first = pool.imap(range(8), window=8)
-        second = pool.imap(range(100, 108), window=8)
+        second = cast(Generator[tuple[int, int], None, None], pool.imap(range(100, 108), window=8))
         assert next(first)[0] == 0
         assert next(second)[0] == 100
         second.close()
