@@ -8,6 +8,7 @@ import asyncio
 import logging
 import sys
 from collections.abc import Awaitable, Iterator
+from pathlib import Path
 from typing import Any, Callable, TypeVar, Union
 
 import pytest
@@ -402,6 +403,28 @@ def test_the_built_in_analysis_takes_simple_engines_default_multipv() -> None:
 # -- what a round trip costs the loop (benches/engine_overhead.py measures it) -------------------
 
 
+def test_the_overhead_benchmark_runs_each_way_on_the_clients_engine(tmp_path: Path) -> None:
+    # A bounded sample of the benchmark (its figures belong in benches/results, never in a test):
+    # the raw ways borrow the client's pipes, and give them back, and pinning starts the engines.
+    import os
+    import subprocess
+
+    report = tmp_path / "overhead.txt"
+    subprocess.run(
+        [sys.executable, "benches/engine_overhead.py", "--rounds", "1", "--calls", "3", "--out", str(report)],
+        cwd=Path(__file__).resolve().parent.parent,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    text = report.read_text(encoding="utf-8")
+    two_cores = hasattr(os, "sched_getaffinity") and len(os.sched_getaffinity(0)) >= 2
+    assert text.count("asyncio client (popen_uci)") == (2 if two_cores else 1)
+    assert "left to the scheduler" in text
+    assert ("the engines on core" in text) == two_cores
+    assert "target (async within 0.1 ms of the raw pipe" in text
+
+
 def test_the_engines_output_is_read_in_blocks_of_at_most_64_kib(monkeypatch: pytest.MonkeyPatch) -> None:
     # asyncio asks for 256 KiB a read: a buffer that the C library maps and unmaps for every read,
     # however little the pipe holds.
@@ -458,7 +481,7 @@ def test_a_search_without_an_info_consumer_wakes_only_for_its_bestmove(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The foreign engine writes a block of infos every 10 ms for half a second: analyse and play
-    # need none of them before the bestmove, nor the readyok before them.
+    # need none of them before the bestmove.
     from congo import _uci_process
 
     waits: list[int] = [0]  # [the handshake's, then one count a call]
@@ -499,7 +522,7 @@ def test_a_search_without_an_info_consumer_wakes_only_for_its_bestmove(
 
 
 def test_a_rejected_position_still_ends_a_search_at_once() -> None:
-    # The readyok is read only at the bestmove; an error before it wakes the wait all the same.
+    # No isready: the error before any of the search's output wakes the wait and stops the search.
     board = congo.Board()
     board.push_uci("a1c3")
 

@@ -721,3 +721,86 @@ def test_an_engine_repeating_an_error_is_not_kept_without_end(tmp_path: Path) ->
         assert text.endswith("… (more errors)")
     finally:
         engine.quit()
+
+
+# -- what a search sends ----------------------------------------------------------------
+
+
+LOGGING_ENGINE = """
+import sys
+log = open(sys.argv[1], "a", encoding="utf-8")
+for line in sys.stdin:
+    log.write(line)
+    log.flush()
+    word = line.split()[0] if line.split() else ""
+    if word == "uci":
+        print("id name logger\\noption name MultiPV type spin default 1 min 1 max 4\\nuciok", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "go":
+        print("info depth 1 score cp 5 pv a1c3\\nbestmove a1c3", flush=True)
+    elif word == "quit":
+        break
+"""
+
+
+def test_analyse_and_play_send_the_position_and_go_with_nothing_between(tmp_path: Path) -> None:
+    """Their bestmove is their point of sync: an isready before each go cost a round trip of the
+    engine (benches/engine_overhead.py). analysis, which returns while the engine searches, still
+    confirms the position with one."""
+    script, log = tmp_path / "logger.py", tmp_path / "commands.txt"
+    script.write_text(LOGGING_ENGINE, encoding="utf-8")
+    board = congo.Board()
+    with SimpleEngine.popen_uci([sys.executable, str(script), str(log)], timeout=30) as engine:
+        engine.analyse(board, Limit(depth=1))  # the first sets MultiPV (and waits for readyok)
+        start = len(log.read_text(encoding="utf-8").splitlines())
+        assert engine.analyse(board, Limit(depth=1))["pv"] == [board.parse_uci("a1c3")]
+        assert engine.play(board, Limit(depth=1)).move == board.parse_uci("a1c3")
+        searches = log.read_text(encoding="utf-8").splitlines()[start:]
+        assert searches == [
+            "position startpos",
+            "go depth 1",
+            "position startpos",
+            "go depth 1",
+        ]
+        with engine.analysis(board, Limit(depth=1)) as analysis:
+            analysis.wait()
+        last = log.read_text(encoding="utf-8").splitlines()[-3:]
+        assert last == ["position startpos", "isready", "go depth 1"]
+
+
+REJECTS_AND_IGNORES_GO = """
+import sys
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "uci":
+        print("id name sulker\\nuciok", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "position" and "moves" in line:
+        print("info string error: position rejected", flush=True)
+    elif word == "go" and "infinite" not in line:
+        pass  # neither a search nor a bestmove, not even after stop
+    elif word == "quit":
+        break
+"""
+
+
+def test_a_rejected_position_whose_go_is_never_answered_is_given_up_after_the_stop_grace(
+    tmp_path: Path,
+) -> None:
+    """Once the engine has refused the position, its bestmove is waited for as after any stop (the
+    grace), not for the whole search's time (here 10 minutes)."""
+    script = tmp_path / "sulker.py"
+    script.write_text(REJECTS_AND_IGNORES_GO, encoding="utf-8")
+    board = congo.Board()
+    board.push_uci("a1c3")
+    engine = SimpleEngine.popen_uci([sys.executable, str(script)], timeout=30, search_timeout=600)
+    try:
+        with pytest.raises(EngineError, match="rejected the position") as raised:
+            engine.play(board, Limit(depth=5))
+        assert not isinstance(raised.value, TimeoutError)
+        assert "did not answer stop; it was killed" in str(raised.value)
+        assert engine._connection.process.wait(timeout=10) is not None
+    finally:
+        engine.quit()

@@ -148,14 +148,23 @@ def _log_engine_string(text: str) -> None:
 # -- the session, under asyncio -------------------------------------------------------------------
 
 
+def _within_grace(deadline: Deadline) -> Deadline:
+    """``deadline``, or the end of :data:`_STOP_GRACE` from now if that is sooner."""
+    grace = time.monotonic() + _STOP_GRACE
+    if callable(deadline):
+        given = deadline
+
+        def sooner() -> float | None:
+            limit = given()
+            return grace if limit is None else min(limit, grace)
+
+        return sooner
+    return grace if deadline is None else min(deadline, grace)
+
+
 def _wakes_search(line: str) -> bool:
     """The lines that end a wait of :meth:`UciProtocol._collect` without an info consumer."""
     return line.startswith("bestmove") or (line.startswith("info string") and _is_error(line))
-
-
-def _wakes_ready(line: str) -> bool:
-    """The lines that end a wait for the search's ``readyok``."""
-    return line == "readyok" or (line.startswith("info string") and _is_error(line))
 
 
 class UciProtocol:
@@ -263,11 +272,12 @@ class UciProtocol:
             await self._lock.acquire()
         finally:
             self._waiting -= 1
-        try:
-            await self._resync()
-        except BaseException:
-            self._lock.release()
-            raise
+        if self._searching or self._owed_ready:  # (nothing to read, the common case: no await)
+            try:
+                await self._resync()
+            except BaseException:
+                self._lock.release()
+                raise
 
     def _stop_now(self) -> None:
         """Tells a running search ``stop`` without waiting (its ``bestmove`` is read later)."""
@@ -383,12 +393,14 @@ class UciProtocol:
         game: object,
         options: Mapping[str, OptionValue],
         infinite: bool = False,
-        read_ready: bool = True,
-    ) -> float | None:
-        """Sends the position and ``go`` (options first, if any). With ``read_ready``, reads up to
-        the search's ``readyok`` (raising if the engine rejected the position); otherwise the
-        caller's :meth:`_collect` reads it, and this returns when it must have come (the
-        ``ready_deadline`` to give it)."""
+        confirm: bool = True,
+    ) -> None:
+        """Sends the position and ``go`` (options first, if any). With ``confirm`` an ``isready``
+        goes between them and this reads up to its ``readyok``, raising if the engine rejected the
+        position: for :meth:`analysis`, which returns while the engine searches. Without it (for
+        :meth:`analyse` and :meth:`play`, whose ``bestmove`` is their point of sync) the caller's
+        :meth:`_collect` tells a rejected position by the error that comes before the search's
+        output."""
         if not isinstance(board, Board):
             raise TypeError(f"board must be a congo.Board, got {type(board).__name__}")
         roots = None if root_moves is None else list(root_moves)
@@ -404,25 +416,22 @@ class UciProtocol:
         if game is not None and game != self._game:
             self._game = game
             commands.append("ucinewgame")
-        # The position, isready and go in one write, one round trip: the engine has dealt with
-        # the position when it answers isready, so an error before readyok means it rejected the
-        # position (a line too long, a move it finds illegal) and searches whatever it had
-        # before; that search is stopped and the call fails, never answered with the old position.
-        commands += [
-            _position_command(board),
-            "isready",
-            _go_command(limit, root_moves=roots, infinite=infinite),
-        ]
-        self._owed_ready += 1
+        commands.append(_position_command(board))
+        if confirm:
+            # The engine has dealt with the position when it answers isready, so an error before
+            # readyok means it rejected the position (a line too long, a move it finds illegal)
+            # and may search whatever it had before; that search is stopped and the call fails,
+            # never answered with the old position. One write, one round trip.
+            commands.append("isready")
+            self._owed_ready += 1
+        commands.append(_go_command(limit, root_moves=roots, infinite=infinite))
         self._searching, self._stop_sent = True, False
         await self._process.send("\n".join(commands), self._deadline())
-        if not read_ready:
-            return self._deadline()
-        errors = await self._read_ready(self._deadline())
-        if errors:
-            await self._resync()
-            raise EngineError(f"the engine rejected the position: {'; '.join(errors)}")
-        return None
+        if confirm:
+            errors = await self._read_ready(self._deadline())
+            if errors:
+                await self._resync()
+                raise EngineError(f"the engine rejected the position: {'; '.join(errors)}")
 
     def _search_deadline(
         self, board: Board, limit: Limit | None, timeout: float | _Unset | None
@@ -441,67 +450,43 @@ class UciProtocol:
             return None if self.search_timeout is None else time.monotonic() + self.search_timeout
         return self._deadline(max(0.0, min(budgets)))
 
-    async def _read_ready_in_search(self, deadline: Deadline, ready_deadline: float | None) -> None:
-        """The search's ``readyok``, read at the start of :meth:`_collect`: as :meth:`_read_ready`,
-        but the wait is not woken by the ``readyok`` (a block of its own, usually) and the engine
-        has until the earlier of both deadlines (``deadline`` is a number here: analyse and play
-        give one)."""
-        assert not callable(deadline)
-        given = [limit for limit in (deadline, ready_deadline) if limit is not None]
-        until = min(given) if given else None
-        errors: list[str] = []
-        readline = self._process.readline
-        while True:
-            try:
-                # Woken by the bestmove that follows (or an error, or the end), not by the
-                # readyok itself; once an error came, by the readyok that decides about it.
-                line = await readline(until, "waiting for readyok", _wakes_ready if errors else _wakes_search)
-            except EngineTimeoutError as error:
-                if until != ready_deadline:  # the search's own deadline: as in the search
-                    with contextlib.suppress(EngineError):
-                        await self._resync()
-                    raise
-                await self._process.aclose()
-                raise EngineTimeoutError(f"{error}; it was killed") from None
-            if line == "readyok":
-                self._owed_ready -= 1
-                break
-            if _is_error(line):
-                _add_error(errors, line)
-            elif line.startswith("info string"):
-                _log_engine_string(line[len("info string") :].strip())
-        if errors:
-            await self._resync()
-            raise EngineError(f"the engine rejected the position: {'; '.join(errors)}")
-
     async def _collect(
         self,
         board: Board,
         deadline: Deadline,
         on_info: Callable[[InfoDict], object] | None = None,
-        ready_deadline: float | _Unset | None = _UNSET,
     ) -> tuple[BestMove, dict[int, InfoDict]]:
         """Reads a search's output up to its ``bestmove``: the latest info of every line. Raises
         :class:`EngineError` at the ``bestmove`` if the engine reported an error during the search.
 
-        ``ready_deadline`` (from :meth:`_start_search` without ``read_ready``): the search's
-        ``readyok`` is read here first, by then (:meth:`_read_ready`'s checks: an error before it
-        means a rejected position, no answer kills the engine). Without ``on_info`` nothing before
-        the ``bestmove`` needs an answer, so only it, an error or the end wakes the wait: a
-        ``readyok`` and infos in blocks of their own cost no turn of the loop."""
-        if ready_deadline is not _UNSET:
-            await self._read_ready_in_search(deadline, ready_deadline)
+        An error before any of the search's output is the engine refusing the position (or the
+        ``go``): the search, if the engine started one anyway (of the position it had before), is
+        told ``stop`` at once, and the call fails, never answered with the old position. Without
+        ``on_info`` nothing before the ``bestmove`` needs an answer, so only it, an error or the
+        end wakes the wait: infos in blocks of their own cost no turn of the loop."""
         lines: dict[int, InfoDict] = {}
         errors: list[str] = []
+        searched = False  # an info of the search came (not a string)
+        refused = False  # an error came before it
         # Without a consumer of every info, only the last principal variation of each line is
         # read into moves (the rest of every info still is): a flood of infos costs little.
         latest_pv: dict[int, str] = {}
         readline = self._process.readline
+        queued = self._process.queued_line
         wake = _wakes_search if on_info is None else None
         while True:
             try:
-                line = await readline(deadline, "during a search", wake)
+                # A line already read comes without a wait (and without a coroutine).
+                line = queued()
+                if line is None:
+                    line = await readline(deadline, "during a search", wake)
             except TimeoutError:
+                if refused:  # it was told stop and had its grace
+                    await self._process.aclose()
+                    raise EngineError(
+                        f"the engine rejected the position or its search ({'; '.join(errors)}) and did "
+                        "not answer stop; it was killed"
+                    ) from None
                 # Give the engine a chance to answer stop; keep it only if it does (otherwise it is
                 # killed): either way the caller learns of the timeout.
                 with contextlib.suppress(EngineError):
@@ -517,13 +502,26 @@ class UciProtocol:
                 if "string" in info:
                     if _is_error(line):
                         _add_error(errors, line)
+                        if not searched and not refused:
+                            # Whatever it searches now is not this position: stopped, with the
+                            # grace any stop has for its bestmove.
+                            refused = True
+                            self._stop_now()
+                            deadline = _within_grace(deadline)
                     _log_engine_string(info["string"])
                 elif info:
-                    _merge(lines.setdefault(info.get("multipv", 1), {}), info)
+                    searched = True
+                    rank = info.get("multipv", 1)
+                    if rank in lines:
+                        _merge(lines[rank], info)
+                    else:  # the line's first info: nothing to merge into (a copy: on_info has it)
+                        lines[rank] = info.copy() if on_info is not None else info
                 if on_info is not None:
                     on_info(info)
             elif line.startswith("bestmove"):
                 self._searching = False
+                if refused:
+                    raise EngineError(f"the engine rejected the position or its search: {'; '.join(errors)}")
                 if errors:
                     raise EngineError(f"the engine reported an error in the search: {'; '.join(errors)}")
                 for rank, pv in latest_pv.items():
@@ -545,18 +543,17 @@ class UciProtocol:
         timeout: float | _Unset | None,
     ) -> tuple[BestMove, dict[int, InfoDict]]:
         """One search to its ``bestmove``, for :meth:`play` and :meth:`analyse` (the lock held):
-        its ``readyok`` is read with its output (see :meth:`_collect`)."""
-        ready_deadline = await self._start_search(
+        the position and ``go`` in one write, no ``isready`` between them (see :meth:`_collect`)."""
+        await self._start_search(
             board,
             limit,
             multipv=multipv,
             root_moves=root_moves,
             game=game,
             options=options or {},
-            read_ready=False,
+            confirm=False,
         )
-        deadline = self._search_deadline(board, limit, timeout)
-        return await self._collect(board, deadline, ready_deadline=ready_deadline)
+        return await self._collect(board, self._search_deadline(board, limit, timeout))
 
     @staticmethod
     def _bestmove(line: str, board: Board) -> BestMove:
@@ -571,9 +568,7 @@ class UciProtocol:
             raise EngineError(f"the engine answered an illegal move {tokens[1]!r}: {error}") from None
         ponder = None
         if len(tokens) >= 4 and tokens[2] == "ponder":
-            after = Board.from_position(board.position)
-            after.push(move)
-            ponder = _parse_move(after, tokens[3])
+            ponder = _parse_move(board.position.push(move), tokens[3])
         return BestMove(move, ponder)
 
     async def play(

@@ -623,12 +623,7 @@ class _EngineProcess(asyncio.SubprocessProtocol):
                 await self._wait_lines(deadline, doing, wake)
                 if not lines:
                     continue
-            line = lines.popleft()
-            self._pending -= len(line) + 64 if isinstance(line, str) else 64
-            if self._reading_paused and self._pending < _MAX_PENDING // 2 and self._stdout is not None:
-                self._reading_paused = False
-                with contextlib.suppress(RuntimeError):
-                    self._stdout.resume_reading()
+            line = self._pop()
             if line is None:
                 self.eof = True
                 raise await self.terminated_error(doing)
@@ -636,6 +631,25 @@ class _EngineProcess(asyncio.SubprocessProtocol):
                 line.warn()
                 continue
             return line
+
+    def _pop(self) -> _Line:
+        """Takes the next queued item (there is one); reading resumes once half the bound waits."""
+        line = self._lines.popleft()
+        self._pending -= len(line) + 64 if isinstance(line, str) else 64
+        if self._reading_paused and self._pending < _MAX_PENDING // 2 and self._stdout is not None:
+            self._reading_paused = False
+            with contextlib.suppress(RuntimeError):
+                self._stdout.resume_reading()
+        return line
+
+    def queued_line(self) -> str | None:
+        """The next line if it has been read already (what :meth:`readline` would return at once,
+        without a coroutine), otherwise ``None``: then :meth:`readline` waits for it, or says
+        that the engine has gone."""
+        lines = self._lines
+        if lines and isinstance(lines[0], str):
+            return cast(str, self._pop())
+        return None
 
     async def _wait_lines(self, deadline: Deadline, doing: str, wake: Callable[[str], bool] | None) -> None:
         """Waits for a line (one for which ``wake`` is true, if given), the end, a kill or the
