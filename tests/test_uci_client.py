@@ -797,10 +797,128 @@ def test_a_rejected_position_whose_go_is_never_answered_is_given_up_after_the_st
     board.push_uci("a1c3")
     engine = SimpleEngine.popen_uci([sys.executable, str(script)], timeout=30, search_timeout=600)
     try:
-        with pytest.raises(EngineError, match="rejected the position") as raised:
+        # Killed: an EngineTerminatedError, which a match counts as the engine's failure (not as
+        # an illegal move, as any other EngineError).
+        with pytest.raises(EngineTerminatedError, match="rejected the position") as raised:
             engine.play(board, Limit(depth=5))
         assert not isinstance(raised.value, TimeoutError)
-        assert "did not answer stop; it was killed" in str(raised.value)
+        assert "did not answer stop in time and was killed" in str(raised.value)
         assert engine._connection.process.wait(timeout=10) is not None
     finally:
         engine.quit()
+
+
+ANSWERS_EVERY_STOP = """
+import sys, threading, time
+def say(text):
+    sys.stdout.write(text + "\\n")
+    sys.stdout.flush()
+lock = threading.Lock()
+searching = [0]  # the number of the running search; 0: none
+started = [0]
+accepted, best = True, "a1c3"
+def search(number, move):
+    for depth in (1, 2, 3):
+        with lock:
+            if searching[0] != number:
+                return
+            say(f"info depth {depth} score cp {depth} pv {move}")
+        time.sleep(0.02)
+    with lock:
+        if searching[0] == number:
+            searching[0] = 0
+            say(f"bestmove {move}")
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "uci":
+        say("id name answers-every-stop\\nuciok")
+    elif words[0] == "isready":
+        say("readyok")
+    elif words[0] == "position":
+        accepted = len(words) <= 4  # startpos, or one move after it
+        if accepted:
+            best = "a7c5" if len(words) == 4 else "a1c3"
+        else:
+            say("info string error: position rejected: too many moves")
+    elif words[0] == "go":
+        if accepted:
+            with lock:
+                started[0] += 1
+                searching[0] = started[0]
+            threading.Thread(target=search, args=(started[0], best), daemon=True).start()
+        else:
+            say("info string error: no position; no search")
+            say("bestmove (none)")
+    elif words[0] == "stop":
+        with lock:  # searching or not, as many engines do
+            searching[0] = 0
+            say(f"bestmove {best}")
+    elif words[0] == "quit":
+        break
+"""
+
+
+def test_a_bestmove_answering_a_stop_is_never_taken_for_the_next_search(tmp_path: Path) -> None:
+    """Review: the stop sent after a rejected position reached an engine that had already answered
+    (bestmove (none)); it answered the stop with another bestmove, which the next call took for its
+    own, and every call after was one answer behind. An isready after every stop the client sends
+    marks where such answers end."""
+    script = tmp_path / "stops.py"
+    script.write_text(ANSWERS_EVERY_STOP, encoding="utf-8")
+    start, after = congo.Board(), congo.Board()
+    after.push_uci("a1c3")
+    rejected = after.copy()
+    rejected.push_uci("a7c5")
+    with SimpleEngine.popen_uci([sys.executable, str(script)], timeout=30) as engine:
+        with pytest.raises(EngineError, match="rejected the position"):
+            engine.play(rejected, Limit(depth=3))
+        for board, answer in ((after, "a7c5"), (start, "a1c3"), (start, "a1c3"), (after, "a7c5")):
+            assert engine.play(board, Limit(depth=3)).move == board.parse_uci(answer)
+        # A search cancelled by a timeout is stopped the same way: no stale answer comes after.
+        with pytest.raises(EngineTimeoutError):
+            engine.play(start, Limit(depth=3), timeout=0.001)
+        assert engine.analyse(after, Limit(depth=3))["pv"][0] == after.parse_uci("a7c5")
+
+
+SLOW_TO_REJECT = """
+import sys, threading, time
+def say(text):
+    sys.stdout.write(text + "\\n")
+    sys.stdout.flush()
+def search():
+    time.sleep(0.3)
+    say("info depth 1 score cp 5 pv a1c3")
+    say("bestmove a1c3")
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "uci":
+        say("id name slow\\nuciok")
+    elif words[0] == "isready":
+        say("readyok")
+    elif words[0] == "position" and "moves" in words:
+        say("info string error: position rejected")
+    elif words[0] == "go":
+        threading.Thread(target=search, daemon=True).start()
+    elif words[0] == "quit":
+        break
+"""
+
+
+def test_a_rejected_position_under_a_short_timeout_leaves_the_engine_the_stop_grace(tmp_path: Path) -> None:
+    """Review: the wait after a refusal ended at the call's own timeout (0.1 s here), and the
+    engine, answering 0.3 s later, was killed; a timed-out search's engine has the grace of any
+    stop, and so has this one."""
+    script = tmp_path / "slow.py"
+    script.write_text(SLOW_TO_REJECT, encoding="utf-8")
+    board = congo.Board()
+    board.push_uci("a1c3")
+    with SimpleEngine.popen_uci([sys.executable, str(script)], timeout=30) as engine:
+        with pytest.raises(EngineError, match="rejected the position") as raised:
+            engine.analyse(board, Limit(depth=1), timeout=0.1)
+        assert not isinstance(raised.value, EngineTerminatedError)
+        engine.ping()  # alive, and in step
+        assert engine.play(congo.Board(), Limit(depth=1)).move == congo.Board().parse_uci("a1c3")

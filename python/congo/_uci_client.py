@@ -148,18 +148,20 @@ def _log_engine_string(text: str) -> None:
 # -- the session, under asyncio -------------------------------------------------------------------
 
 
-def _within_grace(deadline: Deadline) -> Deadline:
-    """``deadline``, or the end of :data:`_STOP_GRACE` from now if that is sooner."""
+def _stop_grace(deadline: Deadline) -> Deadline:
+    """The end of :data:`_STOP_GRACE` from now: the wait for the ``bestmove`` of a search told
+    ``stop``, whatever the search's own deadline (``deadline``, a function, is still called: an
+    analysis makes way for a waiting command there)."""
     grace = time.monotonic() + _STOP_GRACE
     if callable(deadline):
         given = deadline
 
-        def sooner() -> float | None:
-            limit = given()
-            return grace if limit is None else min(limit, grace)
+        def until() -> float | None:
+            given()
+            return grace
 
-        return sooner
-    return grace if deadline is None else min(deadline, grace)
+        return until
+    return grace
 
 
 def _wakes_search(line: str) -> bool:
@@ -181,7 +183,8 @@ class UciProtocol:
 
     Cancelling a task that awaits a search (``task.cancel()``, ``asyncio.wait_for``, a Ctrl-C in
     ``asyncio.run``) tells the engine ``stop`` at once; its ``bestmove`` is read by the next
-    command, which the engine then answers as usual.
+    command, which the engine then answers as usual (an ``isready`` follows every ``stop``, and
+    whatever comes before its ``readyok`` is dropped: no late answer is taken for a later search's).
 
     Any ``info string error…`` the engine prints in answer to a command of a call (an option it
     refused, a position it rejected, a ``go`` it could not start) makes the call raise
@@ -280,10 +283,15 @@ class UciProtocol:
                 raise
 
     def _stop_now(self) -> None:
-        """Tells a running search ``stop`` without waiting (its ``bestmove`` is read later)."""
+        """Tells a running search ``stop`` without waiting (its ``bestmove`` is read later). An
+        ``isready`` follows it: the ``stop`` may reach an engine whose search has just ended, and
+        many engines answer even an idle ``stop`` with a ``bestmove``; everything up to the
+        ``readyok`` is read and dropped before the next command (:meth:`_resync`), so that no
+        such answer is ever taken for the next search's."""
         if self._searching and not self._stop_sent:
             self._stop_sent = True
-            self._process.write("stop\n")
+            self._owed_ready += 1
+            self._process.write("stop\nisready\n")
 
     async def _resync(self) -> None:
         """Ends a search whose ``bestmove`` was never read (pondering, or a call cancelled or
@@ -295,7 +303,8 @@ class UciProtocol:
         try:
             if self._searching and not self._stop_sent:
                 self._stop_sent = True
-                await self._process.send("stop", deadline)
+                self._owed_ready += 1  # as with _stop_now: nothing before its readyok is kept
+                await self._process.send("stop\nisready", deadline)
             while self._searching or self._owed_ready:
                 line = await self._process.readline(deadline, "after stop")
                 if line.startswith("bestmove"):
@@ -483,9 +492,9 @@ class UciProtocol:
             except TimeoutError:
                 if refused:  # it was told stop and had its grace
                     await self._process.aclose()
-                    raise EngineError(
+                    raise EngineTerminatedError(
                         f"the engine rejected the position or its search ({'; '.join(errors)}) and did "
-                        "not answer stop; it was killed"
+                        "not answer stop in time and was killed"
                     ) from None
                 # Give the engine a chance to answer stop; keep it only if it does (otherwise it is
                 # killed): either way the caller learns of the timeout.
@@ -507,7 +516,7 @@ class UciProtocol:
                             # grace any stop has for its bestmove.
                             refused = True
                             self._stop_now()
-                            deadline = _within_grace(deadline)
+                            deadline = _stop_grace(deadline)
                     _log_engine_string(info["string"])
                 elif info:
                     searched = True
