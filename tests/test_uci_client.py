@@ -922,3 +922,78 @@ def test_a_rejected_position_under_a_short_timeout_leaves_the_engine_the_stop_gr
         assert not isinstance(raised.value, EngineTerminatedError)
         engine.ping()  # alive, and in step
         assert engine.play(congo.Board(), Limit(depth=1)).move == congo.Board().parse_uci("a1c3")
+
+
+SLOW_AFTER_STOP = """
+import sys, threading, time
+lock = threading.Lock()
+def say(text):
+    with lock:
+        sys.stdout.write(text + "\\n")
+        sys.stdout.flush()
+running = [0]
+started = [0]
+def search(number, depth):
+    for done in range(1, depth + 1):
+        time.sleep(0.02)
+        with lock:
+            if running[0] != number:
+                return
+        say(f"info depth {done} score cp 1 pv a1c3")
+    with lock:
+        if running[0] == number:
+            running[0] = 0
+            sys.stdout.write("bestmove a1c3\\n")
+            sys.stdout.flush()
+stopped = False
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if stopped:  # a stop costs it a second before it reads on (its readyok comes that late)
+        time.sleep(1.0)
+        stopped = False
+    if words[0] == "uci":
+        say("id name slow-after-stop\\nuciok")
+    elif words[0] == "isready":
+        say("readyok")
+    elif words[0] == "go":
+        depth = int(words[words.index("depth") + 1]) if "depth" in words else 100_000
+        with lock:
+            started[0] += 1
+            running[0] = started[0]
+        threading.Thread(target=search, args=(started[0], depth), daemon=True).start()
+    elif words[0] == "stop":
+        with lock:
+            if running[0]:
+                running[0] = 0
+                sys.stdout.write("bestmove a1c3\\n")
+                sys.stdout.flush()
+        stopped = True
+    elif words[0] == "quit":
+        break
+"""
+
+
+def test_the_isready_after_a_stop_has_the_timeout_of_any_isready(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review: the readyok after a stop had only the stop's grace (2 s, here 0.3 s), not the
+    engine's timeout: an engine that answered stop at once but took a moment before reading on was
+    killed, silently after a timed-out call; and a timed-out call waited for that readyok too."""
+    from congo import _uci_client
+
+    monkeypatch.setattr(_uci_client, "_STOP_GRACE", 0.3)
+    script = tmp_path / "slow.py"
+    script.write_text(SLOW_AFTER_STOP, encoding="utf-8")
+    board = congo.Board()
+    a1c3 = board.parse_uci("a1c3")
+    with SimpleEngine.popen_uci([sys.executable, str(script)], timeout=30) as engine:
+        with pytest.raises(EngineTimeoutError):  # ends once the engine has stopped
+            engine.play(board, Limit(depth=100), timeout=0.2)
+        assert engine.play(board, Limit(depth=2)).move == a1c3  # alive, in step
+        with engine.analysis(board) as analysis:
+            assert analysis.get()["pv"] == [a1c3]
+        assert analysis.wait().move == a1c3
+        engine.ping()  # its readyok came a second late: within the timeout
+        assert engine.analyse(board, Limit(depth=2))["depth"] == 2

@@ -293,27 +293,44 @@ class UciProtocol:
             self._owed_ready += 1
             self._process.write("stop\nisready\n")
 
-    async def _resync(self) -> None:
+    async def _resync(self, *, ready: bool = True) -> None:
         """Ends a search whose ``bestmove`` was never read (pondering, or a call cancelled or
         timed out) with ``stop``, and reads every ``readyok`` still owed: everything up to them is
-        discarded. An engine that does not answer within a grace period is killed."""
-        if not self._searching and not self._owed_ready:
+        discarded. The ``bestmove`` has a grace period (:data:`_STOP_GRACE`), each ``readyok`` the
+        ``timeout`` of any ``isready`` (at least the grace); an engine that does not answer in
+        time is killed. ``ready=False`` returns at the ``bestmove``: the ``readyok`` is then read
+        by the next command (a call that timed out ends as soon as its engine has stopped)."""
+        if not self._searching and not (ready and self._owed_ready):
             return
-        deadline = time.monotonic() + _STOP_GRACE
+        stop_deadline = time.monotonic() + _STOP_GRACE
+        readline = self._process.readline
         try:
             if self._searching and not self._stop_sent:
                 self._stop_sent = True
                 self._owed_ready += 1  # as with _stop_now: nothing before its readyok is kept
-                await self._process.send("stop\nisready", deadline)
-            while self._searching or self._owed_ready:
-                line = await self._process.readline(deadline, "after stop")
+                await self._process.send("stop\nisready", stop_deadline)
+            while self._searching:
+                line = await readline(stop_deadline, "after stop")
                 if line.startswith("bestmove"):
                     self._searching = False
-                elif line == "readyok":
+                elif line == "readyok" and self._owed_ready:
                     self._owed_ready -= 1
         except TimeoutError:
             await self._process.aclose()
             raise EngineTerminatedError("the engine did not answer stop in time and was killed") from None
+        if not ready:
+            return
+        ready_deadline = None if self.timeout is None else max(stop_deadline, time.monotonic() + self.timeout)
+        try:
+            while self._owed_ready:
+                # A bestmove here answered a stop that came after its search had ended: dropped.
+                if await readline(ready_deadline, "waiting for readyok after stop") == "readyok":
+                    self._owed_ready -= 1
+        except TimeoutError:
+            await self._process.aclose()
+            raise EngineTerminatedError(
+                "the engine did not answer isready after stop in time and was killed"
+            ) from None
 
     async def _read_ready(self, deadline: float | None) -> list[str]:
         """Reads up to the ``readyok`` owed: the errors the engine reported before it (in answer to
@@ -499,7 +516,7 @@ class UciProtocol:
                 # Give the engine a chance to answer stop; keep it only if it does (otherwise it is
                 # killed): either way the caller learns of the timeout.
                 with contextlib.suppress(EngineError):
-                    await self._resync()
+                    await self._resync(ready=False)
                 raise
             if line.startswith("info"):
                 head, pv_mark, pv = line.partition(" pv ")
