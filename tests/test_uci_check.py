@@ -45,9 +45,10 @@ def test_the_built_in_engine_complies() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.splitlines()[0].startswith("congo ")  # its id name
     lines = result_lines(run.stdout)
-    assert len(lines) == 11
+    assert len(lines) == 12
     assert all(line.startswith("OK") for line in lines.values()), run.stdout
-    assert run.stdout.rstrip().endswith("11 checks: 11 passed, 0 failed, 0 skipped")
+    assert run.stdout.rstrip().endswith("12 checks: 12 passed, 0 failed, 0 skipped")
+    assert lines["stop with no search, isready"] == "OK a stop with no search ignored; readyok after it"
 
 
 def test_the_example_bot_complies_and_ponder_is_skipped_without_the_option() -> None:
@@ -181,3 +182,51 @@ def test_one_quoted_word_is_split_as_a_shell_would() -> None:
     assert split_command(["python3 my bot.py"]) == ["python3", "my", "bot.py"]
     assert split_command(["python3", "bot.py"]) == ["python3", "bot.py"]
     assert split_command([]) == []
+
+
+LATE_STOP_ANSWER = """
+import sys
+def say(text):
+    sys.stdout.write(text + "\\n")
+    sys.stdout.flush()
+owed = False
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "uci":
+        say("id name late\\nuciok")
+    elif words[0] == "isready":
+        say("readyok")
+        if owed:  # "late": the answer to the stop comes after the readyok that followed it
+            say("bestmove a1c3")
+            owed = False
+    elif words[0] == "go":
+        say("bestmove a1c3")
+    elif words[0] == "stop":  # answered even with no search
+        if MODE == "early":
+            say("bestmove a1c3")
+        else:
+            owed = True
+    elif words[0] == "quit":
+        break
+"""
+
+
+@pytest.mark.parametrize("mode", ["early", "late"])
+def test_an_answer_to_a_stop_with_no_search_must_come_before_the_next_readyok(
+    tmp_path: Path, mode: str
+) -> None:
+    """The engine client follows every stop with isready and drops what comes before its readyok:
+    an engine's answer to a stop that crossed the end of its search. One that comes later would be
+    taken for the next search's answer."""
+    script = tmp_path / "late.py"
+    script.write_text(f"MODE = {mode!r}\n" + LATE_STOP_ANSWER, encoding="utf-8")
+    report = check_engine([sys.executable, str(script)])
+    result = next(r for r in report.results if r.name == "stop with no search, isready")
+    if mode == "early":
+        assert result.status == "ok"
+        assert result.detail == "a stop with no search answered with a bestmove, before the readyok after it"
+    else:
+        assert result.status == "fail"
+        assert result.detail == "a bestmove with no go pending, after a stop with no search and its readyok"

@@ -395,6 +395,21 @@ def _infinite_and_stop(session: _Session) -> str:
     return f"readyok during the search, then {detail} after stop"
 
 
+def _idle_stop(session: _Session) -> str:
+    # What a controller does after a stop that may have crossed a search's natural end (the client
+    # of congo.engine does after every stop): isready, and everything before its readyok is the
+    # answer to that stop, dropped. An answer after the readyok would be taken for the next search's.
+    session.send("position startpos")
+    session.ready("position startpos")
+    session.send("stop")
+    session.send("isready")
+    lines = session.until("readyok", "readyok after a stop with no search")
+    session.ready("a stop with no search and its readyok")  # no bestmove may come later
+    if any(line.startswith("bestmove") for line in lines):
+        return "a stop with no search answered with a bestmove, before the readyok after it"
+    return "a stop with no search ignored; readyok after it"
+
+
 def _after_stop(session: _Session, board: Board) -> tuple[list[str], str]:
     lines = session.until("bestmove", "bestmove after stop")
     words = lines[-1].split()
@@ -471,6 +486,7 @@ CHECKS: tuple[tuple[str, Callable[[_Session], str]], ...] = (
     ("position forms", _positions),
     ("go forms", _go_forms),
     ("go infinite, isready during a search, stop", _infinite_and_stop),
+    ("stop with no search, isready", _idle_stop),
     ("ponder", _ponder),
     ("monkey chains", _monkey_chains),
     ("decided position", _decided),
