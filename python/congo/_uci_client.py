@@ -304,11 +304,8 @@ class UciProtocol:
             return
         stop_deadline = time.monotonic() + _STOP_GRACE
         readline = self._process.readline
+        self._stop_now()  # if not told yet; an engine that does not read it is killed below
         try:
-            if self._searching and not self._stop_sent:
-                self._stop_sent = True
-                self._owed_ready += 1  # as with _stop_now: nothing before its readyok is kept
-                await self._process.send("stop\nisready", stop_deadline)
             while self._searching:
                 line = await readline(stop_deadline, "after stop")
                 if line.startswith("bestmove"):
